@@ -1,0 +1,46 @@
+"""The application factory."""
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from anotador import config
+from anotador import errors
+from anotador import extensions
+from anotador.views import main
+
+
+def create_app(
+    test_config: Mapping[str, Any] | None = None,
+    *,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> Flask:
+    """Create the app.
+
+    Configuration is applied in this order, each step overriding the previous ones: defaults
+    from :func:`anotador.config.load_config`, the instance folder's ``config.py`` (optional),
+    ``SECRET_KEY`` and ``DATABASE_URL`` from the environment, ``FLASK_*`` variables, and last
+    ``test_config``. ``instance_path`` replaces Flask's default instance folder (tests use it
+    to stay out of the developer's own).
+    """
+    app = Flask(
+        "anotador",
+        instance_path=os.path.abspath(instance_path) if instance_path is not None else None,
+        instance_relative_config=True,
+        template_folder=config.PROJECT_ROOT / "templates",
+        static_folder=config.PROJECT_ROOT / "static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(config.load_config(app.instance_path, os.environ))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(config.env_overrides(os.environ))
+    app.config.from_prefixed_env()
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+
+    extensions.init_app(app)
+    app.register_blueprint(main.bp)
+    errors.register_error_handlers(app)
+    return app

@@ -1,0 +1,116 @@
+"""The ``anotador`` command.
+
+``score`` and ``variants`` need only the rules engine: they never import Flask, WeasyPrint or
+a database driver, so scoring a file starts in a blink. Every other command (``run``, ``db``,
+``routes``, ``shell`` and the app's own) is Flask's, loaded only when it is asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+INVALID_INPUT = 2
+
+
+class AnotadorGroup(click.Group):
+    """Own commands first; anything else is looked up in Flask's command group."""
+
+    def flask_group(self, ctx: click.Context) -> click.Group:
+        from flask.cli import FlaskGroup
+        from flask.cli import ScriptInfo
+
+        from anotador import create_app
+
+        # Subcommand contexts inherit ``obj``: Flask's commands find the app through it.
+        if not isinstance(ctx.obj, ScriptInfo):
+            ctx.obj = ScriptInfo(create_app=create_app)
+        return FlaskGroup(create_app=create_app, add_version_option=False, load_dotenv=False)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        own = super().list_commands(ctx)
+        return sorted({*own, *self.flask_group(ctx).list_commands(ctx)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        return self.flask_group(ctx).get_command(ctx, cmd_name)
+
+
+@click.group(cls=AnotadorGroup)
+def main() -> None:
+    """Anotador de Canasta: score matches, run the web app, manage its database."""
+
+
+def fail(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line, err=True)
+    sys.exit(INVALID_INPUT)
+
+
+def read_input(file: str) -> bytes:
+    if file == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(file).read_bytes()
+    except OSError as error:
+        fail([f"$: cannot read {file}: {error.strerror or error}"])
+        raise  # unreachable: fail() exits
+
+
+@main.command()
+@click.argument("file")
+def score(file: str) -> None:
+    """Score the match file FILE ('-' for standard input) and print the result as JSON."""
+    from anotador.rules import parse_json
+    from anotador.rules import score_document
+    from anotador.rules import scored_match_to_json
+
+    document, problems = parse_json(read_input(file))
+    scored = None
+    if not problems:
+        scored, problems = score_document(document)
+    if scored is None:
+        fail([f"{p.path}: {p.message}" for p in problems if p.severity == "error"])
+    assert scored is not None
+    click.echo(json.dumps(scored_match_to_json(scored), ensure_ascii=False, indent=2))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def variants(as_json: bool) -> None:
+    """List the variants with their layouts, defaults and options."""
+    from anotador.rules import describe_variants
+
+    described = describe_variants()
+    if as_json:
+        click.echo(json.dumps(described, indent=2))
+        return
+    for variant in described:
+        click.echo(describe_variant(variant))
+
+
+def describe_variant(variant: dict[str, Any]) -> str:
+    lines = [variant["name"]]
+    lines.append("  layouts (target, decks, canastas to close):")
+    for layout, settings in variant["layouts"].items():
+        to_close = settings.get("canastas_to_close", "-")
+        lines.append(f"    {layout:7} {settings['target']:>6} {settings['decks']:>3} {to_close:>3}")
+    lines.append("  options (default; choices):")
+    for option in variant["options"]:
+        choices = ", ".join(json.dumps(c) for c in option["choices"])
+        suffix = f"; {choices}" if choices else ""
+        lines.append(f"    {option['name']} ({json.dumps(option['default'])}{suffix})")
+    lines.append("  per side: " + ", ".join(variant["side_fields"]))
+    if variant["hand_fields"]:
+        lines.append("  per hand: " + ", ".join(variant["hand_fields"]))
+    values = ", ".join(f"{kind} {value}" for kind, value in variant["card_values"].items())
+    lines.append(f"  card values: {values}")
+    if not variant["opening_minimum"]:
+        lines.append("  opening minimum: none (libre)")
+    return "\n".join(lines)

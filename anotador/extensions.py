@@ -1,0 +1,49 @@
+"""Flask extensions, created unbound and bound to an app by :func:`init_app`."""
+
+from typing import Any
+
+from flask import Flask
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData
+from sqlalchemy import event
+from sqlalchemy.orm import DeclarativeBase
+
+from anotador.config import PROJECT_ROOT
+
+
+class Base(DeclarativeBase):
+    # Named constraints let Alembic alter and drop them the same way on SQLite and PostgreSQL.
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate(render_as_batch=True)
+csrf = CSRFProtect()
+
+
+def init_app(app: Flask) -> None:
+    """Bind every extension to ``app``; its configuration must already be loaded."""
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
+    csrf.init_app(app)
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _enable_sqlite_foreign_keys)
+
+
+def _enable_sqlite_foreign_keys(dbapi_connection: Any, connection_record: Any) -> None:
+    # SQLite ignores FOREIGN KEY constraints unless each connection asks for them.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

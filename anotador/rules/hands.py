@@ -1,0 +1,157 @@
+"""One hand as the table declares it: reading it and the checks every variant shares (§1.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anotador.rules.problems import Problem
+from anotador.rules.reading import Reader
+from anotador.rules.reading import join
+from anotador.rules.variant import END_REASONS
+from anotador.rules.variant import HandInput
+from anotador.rules.variant import InputField
+from anotador.rules.variant import Rules
+from anotador.rules.variant import SideInput
+
+HAND_KEYS = ("end", "closer", "sides", "note")
+MIN_MELD_POINTS = 15  # three cards worth at least 5 each
+
+
+def read_inputs(
+    reader: Reader, rules: Rules, specs: tuple[InputField, ...], raw: dict[str, Any], path: str
+) -> dict[str, Any]:
+    """Every field of ``specs``: its value from ``raw`` or its default; a field whose option
+    is off may only be absent or hold its default."""
+    values: dict[str, Any] = {}
+    for spec in specs:
+        if spec.name not in raw:
+            values[spec.name] = spec.default
+            continue
+        field_path = join(path, spec.name)
+        value = reader.field(spec, raw[spec.name], field_path)
+        values[spec.name] = value
+        if value != spec.default and not spec.is_enabled(rules.options):
+            if spec.enabled_by is not None:
+                reader.error(field_path, "option_off_field", option=spec.enabled_by)
+            else:
+                reader.error(field_path, "not_for_preset", preset=rules.options.get("preset"))
+    return values
+
+
+def read_hand(rules: Rules, raw: object, path: str = "") -> tuple[HandInput | None, list[Problem]]:
+    """Check one hand (a match file's hand object) against ``rules``.
+
+    Returns the hand with defaults filled in, or None when it has errors, and every problem
+    (errors and warnings) with paths under ``path``.
+    """
+    variant = rules.variant
+    reader = Reader()
+    hand_specs = variant.hand_fields
+    allowed = (*HAND_KEYS, *(spec.name for spec in hand_specs))
+    hand = reader.mapping(raw, path, allowed)
+    if hand is None:
+        return None, reader.problems
+    end = closer = None
+    if "end" not in hand:
+        reader.error(join(path, "end"), "required")
+    else:
+        end = reader.choice(hand["end"], join(path, "end"), END_REASONS)
+    if hand.get("closer") is not None:
+        closer = reader.integer(hand["closer"], join(path, "closer"))
+        if closer is not None and not 0 <= closer < rules.layout.sides:
+            reader.error(join(path, "closer"), "closer_out_of_range", closer=closer)
+            closer = None
+    details = read_inputs(reader, rules, hand_specs, hand, path)
+    note = reader.text(hand.get("note", ""), join(path, "note")) or ""
+    sides = read_sides(reader, rules, hand.get("sides"), join(path, "sides"))
+    if reader.problems or sides is None or end is None:
+        return None, reader.problems
+    result = HandInput(end=end, closer=closer, sides=sides, details=details, note=note)
+    problems = check_hand(rules, result)
+    if any(problem.severity == "error" for problem in problems):
+        return None, [problem.within(path) if path else problem for problem in problems]
+    return result, [problem.within(path) if path else problem for problem in problems]
+
+
+def read_sides(
+    reader: Reader, rules: Rules, raw: object, path: str
+) -> tuple[SideInput, ...] | None:
+    if raw is None:
+        reader.error(path, "required")
+        return None
+    if not isinstance(raw, list):
+        reader.error(path, "wrong_type", expected="a list")
+        return None
+    if len(raw) != rules.layout.sides:
+        reader.error(path, "wrong_count", expected=rules.layout.sides, found=len(raw))
+        return None
+    specs = rules.variant.side_fields
+    names = [spec.name for spec in specs]
+    sides = []
+    for index, entry in enumerate(raw):
+        side_path = join(path, index)
+        side = reader.mapping(entry, side_path, names)
+        if side is not None:
+            sides.append(read_inputs(reader, rules, specs, side, side_path))
+    return tuple(sides)
+
+
+def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
+    """V2-V7 for a hand whose fields are each well formed, then the variant's own checks."""
+    problems = check_closer(rules, hand)
+    problems += check_openings(rules, hand)
+    if rules.variant.has_red_threes:
+        problems += check_red_threes(rules, hand)
+    problems += rules.variant.check_hand(rules, hand)
+    for index, side in enumerate(hand.sides):
+        minimum = rules.variant.cheapest_table_points(side)
+        if side["table_points"] < minimum:
+            path = f"sides[{index}].table_points"
+            params = {"minimum": minimum}
+            problems.append(Problem(path, "table_points_low_for_canastas", params, "warning"))
+    return problems
+
+
+def check_closer(rules: Rules, hand: HandInput) -> list[Problem]:
+    """V2 (closed if and only if one closer) and V5 (an individual closer holds no cards)."""
+    if hand.end == "closed" and hand.closer is None:
+        return [Problem("closer", "closer_required")]
+    if hand.end != "closed" and hand.closer is not None:
+        return [Problem("closer", "closer_not_allowed")]
+    closer = hand.closer
+    if closer is not None and rules.layout.individual and hand.sides[closer]["hand_points"]:
+        return [Problem(f"sides[{hand.closer}].hand_points", "closer_holds_cards")]
+    return []
+
+
+def check_openings(rules: Rules, hand: HandInput) -> list[Problem]:
+    """V3: no canasta and no going out without melding; a meld is worth at least 15."""
+    problems = []
+    for index, side in enumerate(hand.sides):
+        table_points = side["table_points"]
+        if 0 < table_points < MIN_MELD_POINTS:
+            problems.append(Problem(f"sides[{index}].table_points", "table_points_below_meld"))
+        if table_points:
+            continue
+        for kind in rules.variant.canasta_fields:
+            if side[kind]:
+                problems.append(Problem(f"sides[{index}].{kind}", "not_opened_has_canastas"))
+        if index == hand.closer:
+            problems.append(Problem("closer", "not_opened_cannot_close"))
+    return problems
+
+
+def check_red_threes(rules: Rules, hand: HandInput) -> list[Problem]:
+    """V6: at most two red threes per deck, for each side and for the whole table."""
+    maximum = 2 * rules.decks
+    params = {"maximum": maximum, "decks": rules.decks}
+    problems = [
+        Problem(f"sides[{index}].red_threes", "too_many_red_threes", params)
+        for index, side in enumerate(hand.sides)
+        if side["red_threes"] > maximum
+    ]
+    found = sum(side["red_threes"] for side in hand.sides)
+    if not problems and found > maximum:
+        params = {"found": found, "maximum": maximum}
+        problems.append(Problem("sides", "too_many_red_threes_total", params))
+    return problems

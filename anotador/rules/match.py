@@ -1,0 +1,37 @@
+"""A whole match as plain data: rules, sides, start scores and every hand's inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+
+from anotador.rules.problems import Problem
+from anotador.rules.variant import HandInput
+from anotador.rules.variant import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    """Who plays as one side: its name and its players in seating order."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Match:
+    """A whole match: its rules, its sides and every hand, as the table declared them."""
+
+    rules: Rules
+    sides: tuple[SideInfo, ...]
+    hands: tuple[HandInput, ...] = ()
+    start_scores: tuple[int, ...] = ()
+    title: str = ""
+    played_on: str = ""
+    notes: str = ""
+    abandoned: bool = False
+    warnings: tuple[Problem, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.start_scores:
+            object.__setattr__(self, "start_scores", (0,) * len(self.sides))

@@ -1,0 +1,102 @@
+"""Canasta Real (Buraco): runs only, muertos, no red threes (VARIANTS.md §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from anotador.rules.problems import Problem
+from anotador.rules.variant import HandInput
+from anotador.rules.variant import InputField
+from anotador.rules.variant import LayoutDefaults
+from anotador.rules.variant import OptionSpec
+from anotador.rules.variant import Rules
+from anotador.rules.variant import SideInput
+from anotador.rules.variant import Variant
+
+LAYOUTS = {
+    "2p": LayoutDefaults(target=3000, decks=2),
+    "4p": LayoutDefaults(target=3000, decks=2),
+}
+CARD_VALUES = {"ace": 15, "two": 10, "three_to_seven": 5, "eight_to_king": 10}
+
+CANASTA_BONUS = {
+    "limpia": 200,
+    "sucia": 100,
+    "de_mil": 1000,  # ace to ace, no wild card, instead of 200
+    "de_500": 500,  # option `canasta_de_500`: a clean ace-to-king run
+}
+CLEAN_KINDS = ("limpia", "de_mil", "de_500")  # what a side needs to go out
+CLOSING = 100
+MUERTO_PENALTY = 100
+MUERTO_STATES = ("taken", "not_taken", "taken_unused")
+UNTAKEN = ("not_taken", "taken_unused")  # an unused muerto counts as not taken
+CHEAPEST = {"limpia": 45, "sucia": 45, "de_mil": 125, "de_500": 110}
+
+OPTIONS = (OptionSpec("canasta_de_500", "bool", False),)
+SIDE_FIELDS = (
+    InputField("limpia", "count"),
+    InputField("sucia", "count"),
+    InputField("de_mil", "count"),
+    InputField("de_500", "count", enabled_by="canasta_de_500"),
+    InputField("table_points", "points"),
+    InputField("hand_points", "points"),
+    InputField("muerto", "choice", "taken", MUERTO_STATES),
+    InputField("adjustment", "signed_points"),
+    InputField("adjustment_note", "text", ""),
+)
+
+
+def score_side(
+    rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
+) -> dict[str, int]:
+    """The §5.6 formula, part by part."""
+    parts = {
+        "canastas": sum(bonus * side[kind] for kind, bonus in CANASTA_BONUS.items()),
+        "table": side["table_points"],
+        "closing": CLOSING if is_closer else 0,
+        "muerto": -MUERTO_PENALTY if side["muerto"] in UNTAKEN else 0,
+        "hand": -side["hand_points"],
+    }
+    if side["adjustment"]:
+        parts["adjustment"] = side["adjustment"]
+    return parts
+
+
+def cheapest_table_points(side: SideInput) -> int:
+    """R3: the least the declared runs can hold on the table."""
+    return sum(points * side[kind] for kind, points in CHEAPEST.items())
+
+
+def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
+    """R1 (what going out needs) and R2 (when a muerto counts as taken but unused)."""
+    problems: list[Problem] = []
+    closer = hand.closer
+    if closer is not None:
+        side = hand.sides[closer]
+        if side["muerto"] != "taken":
+            problems.append(Problem(f"sides[{closer}].muerto", "closer_needs_muerto"))
+        if not any(side[kind] for kind in CLEAN_KINDS):
+            problems.append(Problem("closer", "closer_needs_clean_canasta"))
+    for index, side in enumerate(hand.sides):
+        # A closer with an unused muerto is already reported by R1 above.
+        if side["muerto"] == "taken_unused" and hand.end != "closed":
+            problems.append(Problem(f"sides[{index}].muerto", "taken_unused_not_allowed"))
+    return problems
+
+
+VARIANT = Variant(
+    name="real",
+    layouts=LAYOUTS,
+    options=OPTIONS,
+    side_fields=SIDE_FIELDS,
+    hand_fields=(),
+    canasta_fields=tuple(CANASTA_BONUS),
+    card_values=CARD_VALUES,
+    score_side=score_side,
+    check_hand=check_hand,
+    cheapest_table_points=cheapest_table_points,
+    opening_brackets=None,
+    fixed_decks=2,
+    has_red_threes=False,
+)

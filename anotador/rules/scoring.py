@@ -1,0 +1,110 @@
+"""Scores: a hand, the running totals, the opening minimum and the end of the game (§1.4-1.5)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from anotador.rules.match import Match
+from anotador.rules.problems import Problem
+from anotador.rules.variant import HandInput
+from anotador.rules.variant import Rules
+
+
+class SideScore(NamedTuple):
+    """One side's result for one hand; ``breakdown`` adds up exactly to ``score``."""
+
+    score: int
+    breakdown: dict[str, int]
+    total: int
+    opening_minimum: int | None
+
+
+class HandScore(NamedTuple):
+    sides: tuple[SideScore, ...]
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """Everything the sheet shows, derived from the inputs alone.
+
+    ``ended_at`` is the index of the hand that ended the game (None while it goes on);
+    ``winner`` is None while unfinished and on a shared win; ``margin`` is the leader's lead
+    over the runner-up (what stakes are settled on).
+    """
+
+    hands: tuple[HandScore, ...]
+    totals: tuple[int, ...]
+    opening_minimum: tuple[int | None, ...]
+    finished: bool
+    winner: int | None
+    ended_at: int | None
+    margin: int
+    warnings: tuple[Problem, ...] = ()
+
+
+def opening_minimum(rules: Rules, score: int) -> int | None:
+    """The least a side with cumulative ``score`` must meld to open; None: no minimum."""
+    if rules.brackets is None:
+        return None
+    bounds, minimums = rules.brackets
+    return minimums[bisect_right(bounds, score)]
+
+
+def score_hand(rules: Rules, hand: HandInput) -> list[dict[str, int]]:
+    """Each side's breakdown for one validated hand."""
+    score_side = rules.variant.score_side
+    closer, details = hand.closer, hand.details
+    return [
+        score_side(rules, side, index == closer, details) for index, side in enumerate(hand.sides)
+    ]
+
+
+def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
+    """(finished, winner) after a complete hand: once a side reaches the target the highest
+    total wins; a tie at the top plays another hand or is shared, by the match's tie policy."""
+    top = max(totals)
+    if top < rules.target:
+        return False, None
+    leaders = [index for index, total in enumerate(totals) if total == top]
+    if len(leaders) == 1:
+        return True, leaders[0]
+    if rules.tie == "shared":
+        return True, None
+    return False, None
+
+
+def score_match(match: Match) -> MatchScore:
+    """Score every hand of a validated match, in order, from its start scores."""
+    rules = match.rules
+    score_side = rules.variant.score_side
+    totals = list(match.start_scores)
+    hands = []
+    finished, winner, ended_at = False, None, None
+    for index, hand in enumerate(match.hands):
+        closer, details = hand.closer, hand.details
+        sides = []
+        for side_index, side in enumerate(hand.sides):
+            breakdown = score_side(rules, side, side_index == closer, details)
+            score = sum(breakdown.values())
+            total = totals[side_index] = totals[side_index] + score
+            sides.append(SideScore(score, breakdown, total, opening_minimum(rules, total)))
+        hands.append(HandScore(tuple(sides)))
+        # Checked after every complete hand, and only until the game has ended.
+        if ended_at is None and max(totals) >= rules.target:
+            finished, winner = game_result(rules, totals)
+            if finished:
+                ended_at = index
+    ranked = sorted(totals, reverse=True)
+    return MatchScore(
+        hands=tuple(hands),
+        totals=tuple(totals),
+        opening_minimum=tuple(opening_minimum(rules, total) for total in totals),
+        finished=finished,
+        winner=winner,
+        ended_at=ended_at,
+        margin=ranked[0] - ranked[1],
+        warnings=match.warnings,
+    )

@@ -1,0 +1,1 @@
+"""Benchmarks: ``make bench`` (``python -m benchmarks``) prints every figure the issues ask for."""

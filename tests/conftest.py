@@ -1,0 +1,84 @@
+import os
+import re
+from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask.testing import FlaskCliRunner
+from sqlalchemy import text
+
+from anotador import create_app
+from anotador.config import database_uri
+from anotador.extensions import db
+
+AppFactory = Callable[..., Flask]
+
+
+def _database_url() -> str | None:
+    return os.environ.get("DATABASE_URL") or None
+
+
+def pytest_report_header() -> str:
+    url = _database_url()
+    if url is None:
+        return "database: SQLite (a temporary file per test)"
+    return "database: " + re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", url)
+
+
+@pytest.fixture
+def app_factory(tmp_path: Path) -> Iterator[AppFactory]:
+    """Build apps on an empty, migrated database: PostgreSQL when DATABASE_URL is set.
+
+    Keyword arguments override the test configuration. Every app shares the test's database
+    and instance folder (``tmp_path / "instance"``).
+    """
+    apps: list[Flask] = []
+    url = _database_url()
+
+    def build(**overrides: Any) -> Flask:
+        test_config = {
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": (
+                database_uri(url) if url else f"sqlite:///{tmp_path / 'test.sqlite3'}"
+            ),
+            **overrides,
+        }
+        app = create_app(test_config, instance_path=tmp_path / "instance")
+        with app.app_context():
+            if not apps and db.engine.dialect.name == "postgresql":
+                # Every test starts from an empty database, whatever the last one left.
+                with db.engine.begin() as connection:
+                    connection.execute(text("DROP SCHEMA public CASCADE"))
+                    connection.execute(text("CREATE SCHEMA public"))
+            flask_migrate.upgrade()
+        apps.append(app)
+        return app
+
+    yield build
+
+    for app in apps:
+        with app.app_context():
+            db.session.remove()
+            # Close pooled connections now: PostgreSQL cannot drop a schema still in use.
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(app_factory: AppFactory) -> Flask:
+    return app_factory()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
