@@ -9,6 +9,7 @@ from flask import Flask
 from anotador import config
 from anotador import errors
 from anotador import extensions
+from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.views import main
 
 

@@ -3,6 +3,9 @@
 from typing import Any
 
 from flask import Flask
+from flask import request
+from flask import session
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -17,8 +20,8 @@ class Base(DeclarativeBase):
     # Named constraints let Alembic alter and drop them the same way on SQLite and PostgreSQL.
     metadata = MetaData(
         naming_convention={
-            "ix": "ix_%(column_0_label)s",
-            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ix": "ix_%(column_0_N_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_N_name)s",
             "ck": "ck_%(table_name)s_%(constraint_name)s",
             "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
             "pk": "pk_%(table_name)s",
@@ -29,6 +32,18 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+babel = Babel()
+
+#: The languages of the interface; the first is the default.
+LANGUAGES = ("es", "en", "it")
+
+
+def select_locale() -> str:
+    """The language chosen with the switch, else the browser's preference, else Spanish."""
+    chosen = session.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
 
 
 def init_app(app: Flask) -> None:
@@ -36,6 +51,7 @@ def init_app(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
     csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale, default_locale=LANGUAGES[0])
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":

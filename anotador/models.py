@@ -1,0 +1,141 @@
+"""Typed ORM models: persistence only.
+
+The stored truth of a match is what the table declared: its settings, its sides and seats,
+and each hand's inputs as a match-file hand object. Scores are always derived by the rules
+engine; the few summary columns on ``Match`` are rewritten in the same transaction as every
+change to its hands, so lists can show totals without scoring every match.
+"""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped
+from sqlalchemy.orm import mapped_column
+from sqlalchemy.orm import relationship
+
+from anotador.extensions import db
+
+NAME_LENGTH = 60
+STATUSES = ("ongoing", "finished", "abandoned")
+
+
+def utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+def name_key(name: str) -> str:
+    """How names are compared: without accents, case or extra spaces ("José" = "jose")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.casefold().split())
+
+
+class Player(db.Model):
+    """A person, reused across matches."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(sa.String(NAME_LENGTH), unique=True)
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+
+
+class Match(db.Model):
+    """One game between two or three sides, under one variant's rules."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(sa.String(20))
+    layout: Mapped[str] = mapped_column(sa.String(10))
+    # The match file's ``options`` object, every default written out.
+    settings: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    start_scores: Mapped[list[int]] = mapped_column(sa.JSON)
+    title: Mapped[str] = mapped_column(sa.String(200), default="")
+    notes: Mapped[str] = mapped_column(sa.Text, default="")
+    played_on: Mapped[datetime.date] = mapped_column(sa.Date)
+    abandoned: Mapped[bool] = mapped_column(default=False)
+    # Seat (0-based, around the table) of the player who dealt the first hand.
+    first_dealer: Mapped[int | None]
+    # Bumped by every change to the hands: a save from a stale form is refused, not lost.
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+    updated_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now, onupdate=utc_now
+    )
+    # Derived summary, rewritten with the hands (see operations.refresh_summary).
+    status: Mapped[str] = mapped_column(sa.String(12), default="ongoing", index=True)
+    totals: Mapped[list[int]] = mapped_column(sa.JSON)
+    winner: Mapped[int | None]
+    hand_count: Mapped[int] = mapped_column(default=0)
+
+    sides: Mapped[list[Side]] = relationship(
+        back_populates="match", order_by="Side.position", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        sa.CheckConstraint("status IN ('ongoing', 'finished', 'abandoned')", name="status"),
+        sa.Index("ix_match_updated_at", "updated_at"),
+    )
+
+
+class Side(db.Model):
+    """One side of a match (a player, a pair or a trio) in seating order."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
+
+    match: Mapped[Match] = relationship(back_populates="sides")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="side", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    __table_args__ = (sa.UniqueConstraint("match_id", "position"),)
+
+
+class Seat(db.Model):
+    """A player sitting at the table for a side; ``seat`` counts around the table from 0."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    side_id: Mapped[int] = mapped_column(sa.ForeignKey("side.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
+    seat: Mapped[int]
+
+    side: Mapped[Side] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+    __table_args__ = (sa.UniqueConstraint("side_id", "seat"),)
+
+
+class Hand(db.Model):
+    """One hand's inputs, exactly as a match file's hand object."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
+    number: Mapped[int]  # 1, 2, 3 ... in the order played
+    inputs: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    # The form's one-time key: a double tap or a retried request records the hand once.
+    request_key: Mapped[str | None] = mapped_column(sa.String(36))
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+    updated_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now, onupdate=utc_now
+    )
+
+    match: Mapped[Match] = relationship(back_populates="hands")
+
+    __table_args__ = (
+        sa.UniqueConstraint("match_id", "number"),
+        sa.UniqueConstraint("match_id", "request_key"),
+    )

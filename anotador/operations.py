@@ -1,0 +1,313 @@
+"""Use cases: one function each, between the views (or the CLI) and the models.
+
+Each function validates through the rules engine, writes, and commits once. None of them
+knows about requests, sessions or flashing; they return what happened.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from anotador import rules
+from anotador.extensions import db
+from anotador.models import Hand
+from anotador.models import Match
+from anotador.models import Player
+from anotador.models import Seat
+from anotador.models import Side
+from anotador.models import name_key
+
+
+@dataclasses.dataclass(frozen=True)
+class Scored:
+    """A stored match read back through the engine."""
+
+    match: Match
+    game: rules.Match
+    score: rules.MatchScore
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What a write did: ``problems`` (with hand-relative paths) when it was refused,
+    ``conflict`` when another phone changed the match first, ``duplicate`` when the same
+    form had already been saved."""
+
+    problems: list[rules.Problem] = dataclasses.field(default_factory=list)
+    conflict: bool = False
+    duplicate: bool = False
+    hand_number: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflict and not any(p.severity == "error" for p in self.problems)
+
+
+class StoredMatchInvalid(Exception):
+    """A stored match no longer passes the rules (data written outside the app)."""
+
+    def __init__(self, match_id: int, problems: list[rules.Problem]) -> None:
+        super().__init__(f"match {match_id}: " + "; ".join(p.message for p in problems[:3]))
+        self.problems = problems
+
+
+# Reading
+
+
+def match_document(match: Match, hands: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The match file of a stored match, optionally with other hands in place of its own."""
+    document: dict[str, Any] = {
+        "format": "anotador-match/1",
+        "variant": match.variant,
+        "layout": match.layout,
+        "options": match.settings,
+        "sides": [
+            {"name": side.name, "players": [seat.player.name for seat in side.seats]}
+            for side in match.sides
+        ],
+        "start_scores": match.start_scores,
+        "hands": [hand.inputs for hand in match.hands] if hands is None else list(hands),
+        "played_on": match.played_on.isoformat(),
+        "abandoned": match.abandoned,
+    }
+    if match.title:
+        document["title"] = match.title
+    if match.notes:
+        document["notes"] = match.notes
+    return document
+
+
+def load_match(match_id: int) -> Match | None:
+    """A match with its sides, seats, players and hands, in a constant number of queries."""
+    statement = (
+        sa.select(Match)
+        .where(Match.id == match_id)
+        .options(
+            sa.orm.selectinload(Match.sides).selectinload(Side.seats),
+            sa.orm.selectinload(Match.hands),
+        )
+    )
+    return db.session.scalars(statement).first()
+
+
+def score(match: Match) -> Scored:
+    """Score a stored match; its stored inputs are re-validated by the engine."""
+    game, problems = rules.read_match(match_document(match))
+    if game is None:
+        raise StoredMatchInvalid(match.id, problems)
+    return Scored(match, game, rules.score_match(game))
+
+
+def export_document(match: Match) -> dict[str, Any]:
+    """The match file users download: every default written out."""
+    return rules.match_to_document(score(match).game)
+
+
+# Creating
+
+
+def create_match(
+    document: dict[str, Any], first_dealer: int | None = None
+) -> tuple[Match | None, list[rules.Problem]]:
+    """Store a new match from a match document (the new-match form builds one; imports
+    bring one). Hands in the document are stored too. Returns the match, or None and the
+    problems when the document is not valid."""
+    game, problems = rules.read_match(document)
+    if game is None:
+        return None, problems
+    match = Match(
+        variant=game.rules.variant.name,
+        layout=game.rules.layout.name,
+        settings=game.rules.settings(),
+        start_scores=list(game.start_scores),
+        title=game.title,
+        notes=game.notes,
+        played_on=(
+            datetime.date.fromisoformat(game.played_on) if game.played_on else datetime.date.today()
+        ),
+        abandoned=game.abandoned,
+        first_dealer=first_dealer,
+        totals=list(game.start_scores),
+    )
+    seats_per_round = len(game.sides)
+    for position, info in enumerate(game.sides):
+        side = Side(position=position, name=info.name.strip())
+        for index, name in enumerate(info.players):
+            player = find_or_create_player(name)
+            side.seats.append(Seat(player=player, seat=position + index * seats_per_round))
+        match.sides.append(side)
+    for number, hand in enumerate(game.hands, start=1):
+        match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
+    db.session.add(match)
+    refresh_summary(match, rules.score_match(game))
+    db.session.commit()
+    return match, problems
+
+
+def find_or_create_player(name: str) -> Player:
+    """The registered player with this name (accents and case aside), or a new one."""
+    clean = " ".join(name.split())
+    key = name_key(clean)
+    player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
+    if player is None:
+        player = Player(name=clean, name_key=key)
+        db.session.add(player)
+        db.session.flush()
+    return player
+
+
+def suggest_players(prefix: str, limit: int = 8) -> list[str]:
+    """Names of registered players starting with ``prefix`` (accents and case aside)."""
+    key = name_key(prefix)
+    if not key:
+        return []
+    escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    statement = (
+        sa.select(Player.name)
+        .where(Player.name_key.like(f"{escaped}%", escape="\\"))
+        .order_by(Player.name_key)
+        .limit(limit)
+    )
+    return list(db.session.scalars(statement))
+
+
+def recent_player_names(limit: int = 30) -> list[str]:
+    """The players seen in the most recent matches, for the new-match form's suggestions."""
+    statement = (
+        sa.select(Player.name)
+        .join(Seat, Seat.player_id == Player.id)
+        .join(Side, Side.id == Seat.side_id)
+        .group_by(Player.id, Player.name)
+        .order_by(sa.func.max(Side.match_id).desc())
+        .limit(limit)
+    )
+    return list(db.session.scalars(statement))
+
+
+# Changing hands
+
+
+def record_hand(
+    match: Match, hand: dict[str, Any], version: int, request_key: str | None
+) -> Outcome:
+    """Add a hand at the end of the match."""
+    if request_key and any(h.request_key == request_key for h in match.hands):
+        number = next(h.number for h in match.hands if h.request_key == request_key)
+        return Outcome(duplicate=True, hand_number=number)
+    inputs = [h.inputs for h in match.hands] + [hand]
+    number = len(inputs)
+
+    def apply(game: rules.Match) -> None:
+        stored = rules.hand_to_document(game.rules, game.hands[number - 1])
+        match.hands.append(Hand(number=number, inputs=stored, request_key=request_key))
+
+    outcome = save_hands(match, inputs, version, number, apply)
+    if outcome.conflict and request_key:
+        # The same form may have been saved by a parallel retry of this very request.
+        statement = sa.select(Hand.number).where(
+            Hand.match_id == match.id, Hand.request_key == request_key
+        )
+        saved = db.session.scalars(statement).first()
+        if saved is not None:
+            return Outcome(duplicate=True, hand_number=saved)
+    return outcome
+
+
+def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> Outcome:
+    """Replace the inputs of hand ``number``; every later figure is recomputed."""
+    inputs = [h.inputs for h in match.hands]
+    inputs[number - 1] = hand
+
+    def apply(game: rules.Match) -> None:
+        match.hands[number - 1].inputs = rules.hand_to_document(game.rules, game.hands[number - 1])
+
+    return save_hands(match, inputs, version, number, apply)
+
+
+def delete_hand(match: Match, number: int, version: int) -> Outcome:
+    """Remove hand ``number``; the hands after it move up one place."""
+    inputs = [h.inputs for h in match.hands]
+    del inputs[number - 1]
+
+    def apply(game: rules.Match) -> None:
+        doomed = match.hands[number - 1]
+        match.hands.remove(doomed)
+        db.session.delete(doomed)
+        db.session.flush()  # free its number before the later hands move up into it
+        for later in match.hands[number - 1 :]:
+            later.number -= 1
+            db.session.flush()
+
+    return save_hands(match, inputs, version, None, apply)
+
+
+def save_hands(
+    match: Match,
+    inputs: list[dict[str, Any]],
+    version: int,
+    number: int | None,
+    apply: Callable[[rules.Match], None],
+) -> Outcome:
+    """Validate the match with ``inputs`` as its hands, then apply the change if nobody
+    else changed the match since ``version`` was read."""
+    game, problems = rules.read_match(match_document(match, inputs))
+    if game is None:
+        return Outcome(problems=hand_problems(problems, number))
+    claimed = db.session.execute(
+        sa.update(Match)
+        .where(Match.id == match.id, Match.version == version)
+        .values(version=Match.version + 1)
+    )
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return Outcome(conflict=True)
+    db.session.refresh(match, ["version"])
+    try:
+        apply(game)
+        refresh_summary(match, rules.score_match(game))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return Outcome(conflict=True)
+    return Outcome(problems=hand_problems(problems, number), hand_number=number)
+
+
+def hand_problems(problems: list[rules.Problem], number: int | None) -> list[rules.Problem]:
+    """Problems of hand ``number`` with paths relative to it; others keep their full path."""
+    if number is None:
+        return problems
+    prefix = f"hands[{number - 1}]"
+    relative = []
+    for problem in problems:
+        if problem.path == prefix:
+            relative.append(dataclasses.replace(problem, path=""))
+        elif problem.path.startswith(prefix + "."):
+            relative.append(dataclasses.replace(problem, path=problem.path[len(prefix) + 1 :]))
+        else:
+            relative.append(problem)
+    return relative
+
+
+def refresh_summary(match: Match, score: rules.MatchScore) -> None:
+    """Rewrite the derived columns from a fresh score (same transaction as the change)."""
+    match.totals = list(score.totals)
+    match.winner = score.winner
+    match.hand_count = len(score.hands)
+    if score.finished:
+        match.status = "finished"
+    else:
+        match.status = "abandoned" if match.abandoned else "ongoing"
+
+
+def set_abandoned(match: Match, abandoned: bool) -> None:
+    """Mark a match as stopped before its end (or resume it)."""
+    match.abandoned = abandoned
+    refresh_summary(match, score(match).score)
+    db.session.commit()
