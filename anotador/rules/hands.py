@@ -64,13 +64,17 @@ def read_hand(rules: Rules, raw: object, path: str = "") -> tuple[HandInput | No
     details = read_inputs(reader, rules, hand_specs, hand, path)
     note = reader.text(hand.get("note", ""), join(path, "note")) or ""
     sides = read_sides(reader, rules, hand.get("sides"), join(path, "sides"))
-    if reader.problems or sides is None or end is None:
+    # An unknown key leaves every known value readable: the rules can still be checked.
+    malformed = any(problem.code != "unknown_key" for problem in reader.problems)
+    if malformed or sides is None or end is None:
         return None, reader.problems
     result = HandInput(end=end, closer=closer, sides=sides, details=details, note=note)
-    problems = check_hand(rules, result)
+    problems = reader.problems + [
+        problem.within(path) if path else problem for problem in check_hand(rules, result)
+    ]
     if any(problem.severity == "error" for problem in problems):
-        return None, [problem.within(path) if path else problem for problem in problems]
-    return result, [problem.within(path) if path else problem for problem in problems]
+        return None, problems
+    return result, problems
 
 
 def read_sides(
