@@ -248,6 +248,29 @@ def delete_hand(match: Match, number: int, version: int) -> Outcome:
     return save_hands(match, inputs, version, None, apply)
 
 
+def undo_last_hand(match: Match, version: int) -> Outcome:
+    """Remove the last hand (a one-tap correction of the hand just saved)."""
+    if not match.hands:
+        return Outcome(conflict=match.version != version)
+    return delete_hand(match, len(match.hands), version)
+
+
+def preview_hand(
+    match: Match, hand: dict[str, Any], number: int | None = None
+) -> tuple[rules.MatchScore | None, list[rules.Problem]]:
+    """Score the match as if ``hand`` were recorded (``number`` None) or replaced hand
+    ``number``, without writing anything. Problems have paths relative to the hand."""
+    inputs = [h.inputs for h in match.hands]
+    if number is None:
+        inputs.append(hand)
+        number = len(inputs)
+    else:
+        inputs[number - 1] = hand
+    game, problems = rules.read_match(match_document(match, inputs))
+    score = rules.score_match(game) if game is not None else None
+    return score, hand_problems(problems, number)
+
+
 def save_hands(
     match: Match,
     inputs: list[dict[str, Any]],
