@@ -1,0 +1,350 @@
+"""The hand form: built per match from the variant's input fields.
+
+Field names are flat so the engine's problem paths map onto them directly:
+``closer``, ``concealed``, ``concealed_kind``, ``note`` for the hand, ``s<i>_<field>`` for
+side ``i`` (``sides[1].red_threes`` -> ``s1_red_threes``), and ``s<i>_t_<card>`` /
+``s<i>_h_<card>`` for the card calculator's table and hand counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField
+from wtforms import Field
+from wtforms import HiddenField
+from wtforms import IntegerField
+from wtforms import RadioField
+from wtforms import StringField
+from wtforms import validators
+from wtforms.fields.choices import SelectChoice
+
+from anotador import rules
+from anotador.i18n import problem_message
+from anotador.rules.canastone import IRREGULARITY_PENALTIES
+from anotador.rules.classic import CONCEALED_PREMIUMS
+from anotador.rules.variant import MAX_COUNT
+from anotador.rules.variant import MAX_POINTS
+from anotador.rules.variant import MAX_TEXT
+from anotador.rules.variant import InputField
+
+MAX_CARDS = 48
+NOBODY = "none"
+
+FIELD_LABELS = {
+    "clean": _l("Clean canastas"),
+    "dirty": _l("Dirty canastas"),
+    "table_points": _l("Points on the table"),
+    "hand_points": _l("Points in hand"),
+    "red_threes": _l("Red threes"),
+    "aces_clean": _l("Clean aces canastas"),
+    "aces_dirty": _l("Dirty aces canastas"),
+    "wild_canastas": _l("Wild-card canastas"),
+    "black_threes_in_hand": _l("Black threes in hand"),
+    "four_black_threes_out": _l("Went out melding the four black threes"),
+    "adjustment": _l("Adjustment (+/−)"),
+    "adjustment_note": _l("Reason for the adjustment"),
+    "pure": _l("Pure canastas"),
+    "impure": _l("Impure canastas"),
+    "aces_pure": _l("Pure aces canastas"),
+    "aces_impure": _l("Impure aces canastas"),
+    "mixed_wild": _l("Mixed wild canastas"),
+    "pinelle": _l("Canastas of twos"),
+    "six_jokers": _l("Six-jokers canastas"),
+    "limpia": _l("Clean canastas"),
+    "sucia": _l("Dirty canastas"),
+    "de_mil": _l("Ace-to-ace canastas (de mil)"),
+    "de_500": _l("Ace-to-king canastas (de 500)"),
+    "muerto": _l("Muerto"),
+}
+CHOICE_LABELS = {
+    "taken": _l("Taken"),
+    "not_taken": _l("Not taken"),
+    "taken_unused": _l("Taken, not used"),
+    "first_turn_alone": _l("On the first turn, without the partner's melds"),
+    "first_turn_with_partner": _l("On the first turn, using the partner's melds"),
+    "later_alone": _l("Later, without the partner's melds"),
+    "later_with_partner": _l("Later, using the partner's melds"),
+}
+CARD_LABELS = {
+    "joker": _l("Jokers"),
+    "two": _l("Twos"),
+    "ace": _l("Aces"),
+    "eight_to_king": _l("8 to K"),
+    "four_to_seven": _l("4 to 7"),
+    "three_to_seven": _l("3 to 7"),
+    "black_three": _l("Black threes"),
+}
+PENALTY_LABELS = {
+    "stock_out_of_turn_repairable": _l("Drew from the stock out of turn (repaired)"),
+    "stock_out_of_turn": _l("Drew from the stock out of turn"),
+    "too_many_cards_drawn": _l("Drew too many cards"),
+    "pile_taken_without_right": _l("Took the pile without the right to it"),
+    "meld_in_opponent_turn": _l("Melded in an opponent's turn"),
+    "meld_in_partner_turn": _l("Melded in the partner's turn"),
+    "red_three_in_hand": _l("Red three left in hand"),
+}
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+")
+
+
+class WholeNumberField(IntegerField):
+    """An integer typed on a phone: spaces, a typographic minus and "1.500" are accepted."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not str(valuelist[0]).strip():
+            self.data = None
+            return
+        text = str(valuelist[0]).strip().replace(" ", "").replace("−", "-")
+        if _THOUSANDS.fullmatch(text):
+            text = text.replace(".", "")
+        if not re.fullmatch(r"[+-]?\d{1,12}", text):
+            self.data = None
+            raise ValueError(_("Type a whole number."))
+        self.data = int(text)
+
+
+def number_field(label: Any, minimum: int, maximum: int, kind: str) -> WholeNumberField:
+    message = _l("Must be between %(min)s and %(max)s.")
+    render_kw: dict[str, Any] = {"autocomplete": "off", "data-kind": kind}
+    if kind == "signed_points":
+        render_kw.update(type="text", inputmode="text", pattern=r"[+\-−]?[0-9]*")
+    else:
+        render_kw.update(type="text", inputmode="numeric", pattern="[0-9]*")
+    return WholeNumberField(
+        label,
+        [validators.Optional(), validators.NumberRange(minimum, maximum, message)],
+        render_kw=render_kw,
+    )
+
+
+def side_field(spec: InputField) -> Field:
+    label = FIELD_LABELS.get(spec.name, spec.name)
+    if spec.kind == "count":
+        return number_field(label, 0, MAX_COUNT, "count")
+    if spec.kind == "points":
+        return number_field(label, 0, MAX_POINTS, "points")
+    if spec.kind == "signed_points":
+        return number_field(label, -MAX_POINTS, MAX_POINTS, "signed_points")
+    if spec.kind == "flag":
+        return BooleanField(label)
+    if spec.kind == "text":
+        message = _l("At most %(max)d characters.")
+        return StringField(label, [validators.Length(max=MAX_TEXT, message=message)])
+    choices = [SelectChoice(value, CHOICE_LABELS.get(value, value)) for value in spec.choices]
+    message = _l("Choose one of the options.")
+    return RadioField(
+        label, [validators.InputRequired(message)], choices=choices, default=spec.default
+    )
+
+
+class HandForm(FlaskForm):
+    """Fields are added per match by :func:`hand_form`; this holds what every hand has."""
+
+    request_key = HiddenField()
+    version = HiddenField()
+    note = StringField(
+        _l("Note about this hand"), [validators.Length(max=MAX_TEXT, message=_l("Too long."))]
+    )
+
+    game_rules: rules.Rules
+    side_names: Sequence[str]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hand_errors: list[str] = []
+        self.hand_warnings: list[str] = []
+        self.field_warnings: dict[str, list[str]] = {}
+
+    # What the template walks through
+
+    def hand_level_fields(self) -> list[Field]:
+        return [self[spec.name] for spec in self.game_rules.hand_fields()]
+
+    def side_value_fields(self, index: int) -> list[Field]:
+        return [self[f"s{index}_{spec.name}"] for spec in self.game_rules.side_fields()]
+
+    def calculator(self, index: int, where: str) -> list[Field]:
+        kinds = calculator_kinds(self.game_rules, where)
+        return [self[f"s{index}_{where}_{kind}"] for kind in kinds]
+
+    def penalties(self) -> dict[str, tuple[str, int]]:
+        if self.game_rules.variant.name != "canastone":
+            return {}
+        return {
+            key: (str(PENALTY_LABELS[key]), value) for key, value in IRREGULARITY_PENALTIES.items()
+        }
+
+    # Reading and filling
+
+    def version_number(self) -> int:
+        text = str(self.version.data or "")
+        return int(text) if re.fullmatch(r"\d{1,9}", text) else -1
+
+    def key(self) -> str | None:
+        """The one-time request key, when it looks like one (else no deduplication)."""
+        text = str(self.request_key.data or "")
+        return text if re.fullmatch(r"[0-9a-f]{32}", text) else None
+
+    def to_hand(self) -> dict[str, Any]:
+        """The match-file hand object; empty fields are left out so defaults apply."""
+        closer = self.closer.data
+        hand: dict[str, Any] = {
+            "end": "stock_out" if closer == NOBODY else "closed",
+            "closer": None if closer in (None, "", NOBODY) else int(closer),
+        }
+        for spec in self.game_rules.hand_fields():
+            value = self[spec.name].data
+            if value not in (None, "", False):
+                hand[spec.name] = value
+        hand["sides"] = [self.side_inputs(index) for index in range(len(self.side_names))]
+        if self.note.data and self.note.data.strip():
+            hand["note"] = self.note.data.strip()
+        return hand
+
+    def side_inputs(self, index: int) -> dict[str, Any]:
+        side: dict[str, Any] = {}
+        for spec in self.game_rules.side_fields():
+            value = self[f"s{index}_{spec.name}"].data
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, "", False):
+                side[spec.name] = value
+        return side
+
+    def calculate(self, index: int) -> None:
+        """Fill side ``index``'s table and hand points from its card counts (no JS)."""
+        for where, target in (("t", "table_points"), ("h", "hand_points")):
+            counts = {
+                field.name.rsplit(f"_{where}_", 1)[1]: field.data
+                for field in self.calculator(index, where)
+                if isinstance(field.data, int) and 0 <= field.data <= MAX_CARDS
+            }
+            if counts:
+                points = rules.card_points(self.game_rules.variant.name, counts)
+                self[f"s{index}_{target}"].data = points
+                self[f"s{index}_{target}"].raw_data = [str(points)]
+
+    def add_penalty(self, index: int, key: str) -> None:
+        """Add a Canastone irregularity penalty to side ``index``'s adjustment (no JS)."""
+        if key not in self.penalties():
+            return
+        label, points = self.penalties()[key]
+        adjustment = self[f"s{index}_adjustment"]
+        total = (adjustment.data if isinstance(adjustment.data, int) else 0) + points
+        adjustment.data, adjustment.raw_data = total, [str(total)]
+        note = self[f"s{index}_adjustment_note"]
+        text = f"{label} ({points})"
+        note.data = f"{note.data.strip()}; {text}" if note.data and note.data.strip() else text
+        note.raw_data = [note.data]
+
+    def show_problems(self, problems: Sequence[rules.Problem]) -> None:
+        """Put each engine problem next to its field (form-level when it has none)."""
+        for problem in problems:
+            message = problem_message(problem)
+            name = field_name(problem.path)
+            hand = hand_number_of(problem.path)
+            if hand is not None:
+                message = _("Hand %(number)d: %(message)s", number=hand, message=message)
+            if problem.severity == "warning":
+                if name in self:
+                    self.field_warnings.setdefault(name, []).append(message)
+                else:
+                    self.hand_warnings.append(message)
+            elif name in self:
+                self[name].errors = [*self[name].errors, message]
+            else:
+                self.hand_errors.append(message)
+
+
+def calculator_kinds(game_rules: rules.Rules, where: str) -> list[str]:
+    """The card kinds counted for the table (``t``) or the hand (``h``); black threes in
+    hand are their own count when the house option prices them at 100 each."""
+    kinds = list(rules.card_kinds(game_rules.variant.name))
+    priced_apart = any(spec.name == "black_threes_in_hand" for spec in game_rules.side_fields())
+    if where == "h" and priced_apart:
+        kinds.remove("black_three")
+    return kinds
+
+
+def field_name(path: str) -> str:
+    """``sides[1].red_threes`` -> ``s1_red_threes``; ``end`` -> ``closer``; else the path."""
+    match = re.fullmatch(r"sides\[(\d+)\]\.(\w+)", path)
+    if match:
+        return f"s{match.group(1)}_{match.group(2)}"
+    return "closer" if path == "end" else path
+
+
+def hand_number_of(path: str) -> int | None:
+    """A problem of another hand (``hands[4]``, e.g. a later hand after the end): its number."""
+    match = re.match(r"hands\[(\d+)\]", path)
+    return int(match.group(1)) + 1 if match else None
+
+
+def closer_choices(side_names: Sequence[str]) -> list[SelectChoice]:
+    choices = [SelectChoice(str(i), name) for i, name in enumerate(side_names)]
+    return [*choices, SelectChoice(NOBODY, _l("Nobody, the stock ran out"))]
+
+
+def hand_field(spec: InputField, game_rules: rules.Rules) -> Field:
+    if spec.name == "concealed":
+        return BooleanField(_l("Went out “en mano” (concealed, in one go)"))
+    premiums = {**CONCEALED_PREMIUMS}
+    premiums["later_with_partner"] = game_rules.options.get("concealed_later_with_partner_value")
+    choices = [SelectChoice("", _l("Normal (not concealed)"))] + [
+        SelectChoice(kind, f"{CHOICE_LABELS[kind]} (+{premiums[kind]})") for kind in spec.choices
+    ]
+    return RadioField(
+        _l("How the closer went out"),
+        [validators.Optional()],
+        choices=choices,
+        default="",
+    )
+
+
+def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any) -> HandForm:
+    """A hand form for a match with these rules and sides; ``kwargs`` go to the form
+    (``data=`` pre-fills it; on POST it reads the request)."""
+    attrs: dict[str, Any] = {
+        "game_rules": game_rules,
+        "side_names": tuple(side_names),
+        "closer": RadioField(
+            _l("Who went out?"),
+            [validators.InputRequired(_l("Choose who went out, or that the stock ran out."))],
+            choices=closer_choices(side_names),
+        ),
+    }
+    for spec in game_rules.hand_fields():
+        attrs[spec.name] = hand_field(spec, game_rules)
+    for index in range(len(side_names)):
+        for spec in game_rules.side_fields():
+            attrs[f"s{index}_{spec.name}"] = side_field(spec)
+        for where in ("t", "h"):
+            for kind in calculator_kinds(game_rules, where):
+                value = rules.card_kinds(game_rules.variant.name)[kind]
+                label = f"{CARD_LABELS.get(kind, kind)} ({value})"
+                field = number_field(label, 0, MAX_CARDS, "count")
+                field.kwargs["render_kw"] = {**field.kwargs["render_kw"], "data-value": value}
+                attrs[f"s{index}_{where}_{kind}"] = field
+    form_class = type("MatchHandForm", (HandForm,), attrs)
+    return form_class(**kwargs)
+
+
+def stored_data(game_rules: rules.Rules, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Form data pre-filled from a stored hand (for editing)."""
+    closer = inputs.get("closer")
+    data: dict[str, Any] = {"closer": NOBODY if closer is None else str(closer)}
+    for spec in game_rules.hand_fields():
+        data[spec.name] = inputs.get(spec.name) or ("" if spec.kind == "choice" else False)
+    for index, side in enumerate(inputs.get("sides", [])):
+        for spec in game_rules.side_fields():
+            value = side.get(spec.name, spec.default)
+            if spec.kind in ("count", "points", "signed_points") and value == 0:
+                value = None
+            data[f"s{index}_{spec.name}"] = value
+    data["note"] = inputs.get("note", "")
+    return data

@@ -1,0 +1,294 @@
+"""Recording, previewing, correcting and undoing hands.
+
+Thin: the hand form becomes a match-file hand object, one operation stores it, and the page
+redirects to the planilla; on any problem the same form is shown again with what was typed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import Blueprint
+from flask import abort
+from flask import current_app
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from anotador import operations
+from anotador import rules
+from anotador.hand_forms import HandForm
+from anotador.hand_forms import hand_form
+from anotador.hand_forms import hand_number_of
+from anotador.hand_forms import stored_data
+from anotador.i18n import problem_message
+from anotador.models import Match
+
+bp = Blueprint("hands", __name__, url_prefix="/partidas/<int:match_id>")
+
+MAX_ID = 2**31 - 1
+Page = tuple[str, int] | Response
+
+
+def get_match(match_id: int) -> Match:
+    match = operations.load_match(match_id) if 0 < match_id <= MAX_ID else None
+    if match is None:
+        abort(404)
+    return match
+
+
+def get_number(match: Match, number: int) -> int:
+    if not 1 <= number <= len(match.hands):
+        abort(404)
+    return number
+
+
+def match_page(match_id: int) -> str:
+    """The planilla (the ``matches`` blueprint's page) this flow returns to."""
+    if "matches.show" in current_app.view_functions:
+        return url_for("matches.show", match_id=match_id)
+    return f"{request.script_root}/partidas/{match_id}"
+
+
+def build_form(scored: operations.Scored, **kwargs: Any) -> HandForm:
+    names = [side.name for side in scored.match.sides]
+    return hand_form(scored.game.rules, names, **kwargs)
+
+
+@bp.route("/manos/nueva", methods=["GET", "POST"])
+def new(match_id: int) -> Page:
+    """Record the next hand."""
+    scored = operations.score(get_match(match_id))
+    form = build_form(scored)
+    if request.method == "POST":
+        return submit(form, scored, None)
+    if scored.score.finished:
+        flash(_("The game is over: no more hands can be recorded."), "error")
+        return redirect(match_page(match_id))
+    form.request_key.data = uuid.uuid4().hex
+    form.version.data = str(scored.match.version)
+    return render(form, scored, None)
+
+
+@bp.route("/manos/<int:number>", methods=["GET", "POST"])
+def edit(match_id: int, number: int) -> Page:
+    """Correct hand ``number``; every later figure follows."""
+    match = get_match(match_id)
+    get_number(match, number)
+    scored = operations.score(match)
+    if request.method == "POST":
+        return submit(build_form(scored), scored, number)
+    data = stored_data(scored.game.rules, match.hands[number - 1].inputs)
+    form = build_form(scored, data={**data, "version": str(match.version)})
+    return render(form, scored, number)
+
+
+def submit(form: HandForm, scored: operations.Scored, number: int | None) -> Page:
+    """Handle the hand form's buttons: save, preview, the calculator and penalty presets."""
+    action = request.form.get("action", "save")
+    if action != "save":
+        return other_action(form, scored, number, action)
+    if not form.validate():
+        return render(form, scored, number, status=422)
+    match, hand, version = scored.match, form.to_hand(), form.version_number()
+    if number is None:
+        outcome = operations.record_hand(match, hand, version, form.key())
+    else:
+        outcome = operations.edit_hand(match, number, hand, version)
+    if outcome.duplicate:
+        flash(_("This hand was already saved."), "success")
+        return redirect(match_page(match.id))
+    if outcome.conflict:
+        return stale(form, match.id, number)
+    form.show_problems(outcome.problems)
+    if not outcome.ok:
+        return render(form, scored, number, status=422)
+    flash(_("Hand %(number)d saved.", number=outcome.hand_number or 0), "success")
+    for message in form.hand_warnings + sum(form.field_warnings.values(), []):
+        flash(message, "warning")
+    return redirect(match_page(match.id))
+
+
+def stale(form: HandForm, match_id: int, number: int | None) -> Page:
+    """Another phone changed the match: show the fresh totals, keep the input."""
+    match = get_match(match_id)
+    if number is not None and number > len(match.hands):
+        flash(_("Another phone deleted this hand in the meantime."), "error")
+        return redirect(match_page(match_id))
+    form.version.data = str(match.version)
+    form.hand_errors.append(
+        _(
+            "Another phone recorded or changed a hand in the meantime. Check the totals above "
+            "and tap Save again to record this hand."
+        )
+    )
+    return render(form, operations.score(match), number, status=409)
+
+
+def other_action(
+    form: HandForm, scored: operations.Scored, number: int | None, action: str
+) -> Page:
+    """The no-JavaScript buttons: card calculator, penalty presets and preview."""
+    kind, _sep, argument = action.partition(":")
+    side = int(argument[1:2]) if argument[:1] == "s" and argument[1:2].isdigit() else -1
+    form.validate()
+    if kind == "calc" and 0 <= side < len(form.side_names):
+        form.calculate(side)
+    elif kind == "penalty" and 0 <= side < len(form.side_names):
+        form.add_penalty(side, argument[3:])
+    elif kind != "preview":
+        abort(400)
+    preview = None
+    if kind == "preview" and not form.errors:
+        preview = preview_rows(form, scored, number)
+    return render(form, scored, number, preview=preview)
+
+
+def preview_rows(
+    form: HandForm, scored: operations.Scored, number: int | None
+) -> list[dict[str, Any]] | None:
+    """Each side's score, new total and next opening minimum, or None (problems on form)."""
+    score, problems = operations.preview_hand(scored.match, form.to_hand(), number)
+    form.show_problems(problems)
+    if score is None:
+        return None
+    index = (number or len(score.hands)) - 1
+    names = form.side_names
+    ended = score.ended_at == index
+    return [
+        {
+            "name": names[i],
+            "score": side.score,
+            "total": side.total,
+            "minimum": side.opening_minimum,
+            "winner": ended and score.winner == i,
+        }
+        for i, side in enumerate(score.hands[index].sides)
+    ]
+
+
+@bp.post("/manos/vista-previa")
+def preview(match_id: int) -> dict[str, Any]:
+    """The live preview (JSON) of the hand being typed: ``?numero=N`` when editing hand N."""
+    match = get_match(match_id)
+    number = request.args.get("numero", type=int)
+    if number is not None:
+        get_number(match, number)
+    scored = operations.score(match)
+    form = build_form(scored)
+    rows = preview_rows(form, scored, number) if form.validate() else None
+    problems = [
+        {"field": name, "message": str(message), "severity": "error"}
+        for name, messages in form.errors.items()
+        for message in messages
+    ]
+    problems += [{"field": "", "message": m, "severity": "error"} for m in form.hand_errors]
+    problems += [{"field": "", "message": m, "severity": "warning"} for m in form.hand_warnings]
+    problems += [
+        {"field": name, "message": m, "severity": "warning"}
+        for name, messages in form.field_warnings.items()
+        for m in messages
+    ]
+    return {"ok": rows is not None, "sides": rows or [], "problems": problems}
+
+
+@bp.post("/manos/<int:number>/borrar")
+def delete(match_id: int, number: int) -> Page:
+    """Delete hand ``number`` after a confirmation (``confirm=1``)."""
+    match = get_match(match_id)
+    get_number(match, number)
+    return remove(match, number, lambda version: operations.delete_hand(match, number, version))
+
+
+@bp.post("/deshacer")
+def undo(match_id: int) -> Page:
+    """Undo the last hand after a confirmation (``confirm=1``)."""
+    match = get_match(match_id)
+    if not match.hands:
+        flash(_("There is no hand to undo."), "error")
+        return redirect(match_page(match_id))
+    return remove(match, None, lambda version: operations.undo_last_hand(match, version))
+
+
+def remove(match: Match, number: int | None, operation: Any) -> Page:
+    """Ask first; then delete, refusing a stale confirmation or a change the rules forbid."""
+    text = request.form.get("version", "")
+    version = int(text) if text.isdigit() and len(text) < 10 else match.version
+    shown = number or len(match.hands)
+    if request.form.get("confirm") != "1":
+        return confirm_page(match, number, version)
+    outcome = operation(version)
+    if outcome.conflict:
+        match = get_match(match.id)
+        error = _("Another phone changed this match in the meantime. Check and confirm again.")
+        if number is not None and number > len(match.hands) or not match.hands:
+            flash(error, "error")
+            return redirect(match_page(match.id))
+        return confirm_page(match, number, match.version, [error], 409)
+    if not outcome.ok:
+        form_errors = [problem_text(p) for p in outcome.problems if p.severity == "error"]
+        return confirm_page(match, number, version, form_errors, 422)
+    flash(_("Hand %(number)d deleted.", number=shown), "success")
+    return redirect(match_page(match.id))
+
+
+def problem_text(problem: rules.Problem) -> str:
+    number = hand_number_of(problem.path)
+    message = problem_message(problem)
+    return _("Hand %(number)d: %(message)s", number=number, message=message) if number else message
+
+
+def confirm_page(
+    match: Match, number: int | None, version: int, errors: list[str] | None = None, status=200
+) -> tuple[str, int]:
+    scored = operations.score(match)
+    shown = number or len(match.hands)
+    page = render_template(
+        "hands/confirm.html",
+        match=match,
+        number=number,
+        shown=shown,
+        sides=scored.score.hands[shown - 1].sides,
+        version=version,
+        errors=errors or [],
+        back=match_page(match.id),
+    )
+    return page, status
+
+
+def render(
+    form: HandForm,
+    scored: operations.Scored,
+    number: int | None,
+    preview: list[dict[str, Any]] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    """The hand form, with the totals and opening minimums the hand starts from."""
+    game, score = scored.game, scored.score
+    if number is None or number == 1:
+        before = list(score.totals) if number is None else list(game.start_scores)
+    else:
+        before = [side.total for side in score.hands[number - 2].sides]
+    minimums = [rules.opening_minimum(game.rules, total) for total in before]
+    preview_url = url_for("hands.preview", match_id=scored.match.id)
+    if number is not None:
+        preview_url += f"?numero={number}"
+    page = render_template(
+        "hands/form.html",
+        form=form,
+        match=scored.match,
+        number=number,
+        shown=number or len(score.hands) + 1,
+        before=before,
+        minimums=minimums,
+        target=game.rules.target,
+        preview=preview,
+        preview_url=preview_url,
+        back=match_page(scored.match.id),
+    )
+    return page, status

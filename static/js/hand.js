@@ -1,0 +1,198 @@
+// The hand form, enhanced: steppers, live card calculator, penalty presets, a live preview
+// computed by the server, and one save per tap. Without JavaScript every part still works
+// through plain submit buttons.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // Confirmation dialogs for delete and undo (without JS the server asks on its own page).
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) {
+        event.preventDefault();
+        return;
+      }
+      var confirmed = document.createElement("input");
+      confirmed.type = "hidden";
+      confirmed.name = "confirm";
+      confirmed.value = "1";
+      form.appendChild(confirmed);
+    });
+  });
+
+  var form = document.getElementById("hand-form");
+  if (!form) return;
+  var data = form.dataset;
+
+  function number(input) {
+    var value = parseInt((input.value || "").replace("−", "-"), 10);
+    return isNaN(value) ? 0 : value;
+  }
+
+  function button(text, label, onClick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "step";
+    b.textContent = text;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  // − / + steppers on every count (canastas, red threes, cards of a kind).
+  form.querySelectorAll('.count input, .card input').forEach(function (input) {
+    var label = form.querySelector('label[for="' + input.id + '"]');
+    var name = label ? label.textContent : "";
+    var wrap = document.createElement("div");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    wrap.appendChild(button("−", data.minus + ": " + name, function () {
+      input.value = Math.max(0, number(input) - 1) || "";
+      changed(input);
+    }));
+    wrap.appendChild(input);
+    wrap.appendChild(button("+", data.plus + ": " + name, function () {
+      input.value = number(input) + 1;
+      changed(input);
+    }));
+  });
+
+  // A sign button for adjustments, so the numeric keypad (which has no minus) is enough.
+  form.querySelectorAll(".signed_points input").forEach(function (input) {
+    input.setAttribute("inputmode", "numeric");
+    var wrap = document.createElement("div");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    wrap.appendChild(button("±", data.sign, function () {
+      input.value = -number(input) || "";
+      changed(input);
+    }));
+    wrap.appendChild(input);
+  });
+
+  // The card calculator: counts times the variant's values, summed into the points field.
+  form.querySelectorAll(".calc-group").forEach(function (group) {
+    var target = document.getElementById(group.dataset.target);
+    var output = group.querySelector("output");
+    group.addEventListener("input", function (event) {
+      if (!event.target.dataset.value) return;
+      var sum = 0;
+      group.querySelectorAll("input[data-value]").forEach(function (input) {
+        sum += number(input) * parseInt(input.dataset.value, 10);
+      });
+      output.textContent = sum;
+      target.value = sum || "";
+      changed(target);
+    });
+  });
+
+  // Canastone's penalty presets add to the adjustment and its note.
+  form.querySelectorAll(".preset").forEach(function (preset) {
+    preset.addEventListener("click", function (event) {
+      event.preventDefault();
+      var side = preset.dataset.side;
+      var adjustment = document.getElementById("s" + side + "_adjustment");
+      var note = document.getElementById("s" + side + "_adjustment_note");
+      adjustment.value = number(adjustment) + parseInt(preset.dataset.points, 10);
+      note.value = note.value.trim() ? note.value.trim() + "; " + preset.dataset.note : preset.dataset.note;
+      changed(adjustment);
+    });
+  });
+
+  // The live preview: the server scores the hand with the engine, debounced.
+  var table = document.getElementById("preview-table");
+  var empty = document.getElementById("preview-empty");
+  var list = document.getElementById("preview-problems");
+  var timer = null;
+  var sequence = 0;
+
+  function clearMessages() {
+    form.querySelectorAll(".msg.live").forEach(function (node) { node.remove(); });
+    form.querySelectorAll(".invalid.live").forEach(function (node) {
+      node.classList.remove("invalid", "live");
+    });
+    list.textContent = "";
+  }
+
+  function show(problem) {
+    var field = problem.field && document.getElementById("f-" + problem.field);
+    var p = document.createElement(field ? "p" : "li");
+    p.className = "msg live " + problem.severity;
+    p.textContent = problem.message;
+    if (field) {
+      field.appendChild(p);
+      if (problem.severity === "error" && !field.classList.contains("invalid")) {
+        field.classList.add("invalid", "live");
+      }
+    } else {
+      list.appendChild(p);
+    }
+  }
+
+  function render(result) {
+    clearMessages();
+    var body = table.tBodies[0];
+    body.textContent = "";
+    result.sides.forEach(function (side) {
+      var row = body.insertRow();
+      var head = document.createElement("th");
+      head.scope = "row";
+      head.textContent = side.name + (side.winner ? " 🏆" : "");
+      row.appendChild(head);
+      [(side.score > 0 ? "+" : "") + side.score, side.total, side.minimum === null ? "—" : side.minimum]
+        .forEach(function (text, index) {
+          var cell = row.insertCell();
+          cell.className = index === 1 ? "num big" : "num";
+          cell.textContent = text;
+        });
+    });
+    table.hidden = !result.ok;
+    empty.hidden = result.ok;
+    result.problems.forEach(show);
+  }
+
+  function preview() {
+    var body = new FormData(form);
+    body.delete("action");
+    var mine = ++sequence;
+    fetch(data.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (result) { if (result && mine === sequence) render(result); })
+      .catch(function () { if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); } });
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(preview, 350);
+  }
+
+  form.addEventListener("input", schedule);
+  form.addEventListener("change", schedule);
+
+  // One save per tap: later taps (and Enter) are ignored while the first one is on its way.
+  var sent = false;
+  form.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    if (submitter && submitter.value && submitter.value !== "save") return;
+    if (sent) {
+      event.preventDefault();
+      return;
+    }
+    sent = true;
+    form.querySelectorAll('button[value="save"]').forEach(function (b) {
+      b.setAttribute("aria-disabled", "true");
+      if (b.classList.contains("save")) b.textContent = data.saving;
+      setTimeout(function () { b.disabled = true; }, 0);
+    });
+  });
+  // Coming back through the browser's history must not leave the button dead.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    sent = false;
+    form.querySelectorAll('button[value="save"]').forEach(function (b) { b.disabled = false; });
+  });
+})();
