@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask
 
+from anotador import commands
 from anotador import config
 from anotador import errors
 from anotador import extensions
@@ -44,4 +45,5 @@ def create_app(
     extensions.init_app(app)
     app.register_blueprint(main.bp)
     errors.register_error_handlers(app)
+    commands.register_commands(app)
     return app

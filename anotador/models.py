@@ -73,6 +73,8 @@ class Match(db.Model):
     totals: Mapped[list[int]] = mapped_column(sa.JSON)
     winner: Mapped[int | None]
     hand_count: Mapped[int] = mapped_column(default=0)
+    # Fingerprint of the match file (names compared by name_key): imports skip what is here.
+    content_hash: Mapped[str | None] = mapped_column(sa.String(64), index=True)
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", order_by="Side.position", cascade="all, delete-orphan"
@@ -84,6 +86,10 @@ class Match(db.Model):
     __table_args__ = (
         sa.CheckConstraint("status IN ('ongoing', 'finished', 'abandoned')", name="status"),
         sa.Index("ix_match_updated_at", "updated_at"),
+        # Keyset pagination of the history, newest first, with and without a filter.
+        sa.Index("ix_match_played_on_id", "played_on", "id"),
+        sa.Index("ix_match_status_played_on_id", "status", "played_on", "id"),
+        sa.Index("ix_match_variant_played_on_id", "variant", "played_on", "id"),
     )
 
 

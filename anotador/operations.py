@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
+import json
 from collections.abc import Callable
 from collections.abc import Sequence
 from typing import Any
@@ -114,11 +116,12 @@ def export_document(match: Match) -> dict[str, Any]:
 
 
 def create_match(
-    document: dict[str, Any], first_dealer: int | None = None
+    document: dict[str, Any], first_dealer: int | None = None, *, commit: bool = True
 ) -> tuple[Match | None, list[rules.Problem]]:
     """Store a new match from a match document (the new-match form builds one; imports
     bring one). Hands in the document are stored too. Returns the match, or None and the
-    problems when the document is not valid."""
+    problems when the document is not valid. ``commit=False`` only flushes (bulk imports
+    commit a batch at a time)."""
     game, problems = rules.read_match(document)
     if game is None:
         return None, problems
@@ -147,7 +150,10 @@ def create_match(
         match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
     db.session.add(match)
     refresh_summary(match, rules.score_match(game))
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
     return match, problems
 
 
@@ -327,6 +333,19 @@ def refresh_summary(match: Match, score: rules.MatchScore) -> None:
         match.status = "finished"
     else:
         match.status = "abandoned" if match.abandoned else "ongoing"
+    match.content_hash = content_hash(match_document(match))
+
+
+def content_hash(document: dict[str, Any]) -> str:
+    """A fingerprint of a match file: equal for the same match whatever the accents or
+    case of its names (a stored match is found again when its file is imported twice)."""
+    sides = [
+        {"name": name_key(side["name"]), "players": [name_key(p) for p in side["players"]]}
+        for side in document["sides"]
+    ]
+    canonical = {**document, "sides": sides}
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def set_abandoned(match: Match, abandoned: bool) -> None:

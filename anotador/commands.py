@@ -1,0 +1,110 @@
+"""The app's own commands: ``anotador export``, ``import`` and ``seed-demo``.
+
+They run inside the app (its database), so ``anotador`` finds them through Flask's command
+group; each is thin over :mod:`anotador.backup`, :mod:`anotador.operations` and
+:mod:`anotador.demo`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+
+from anotador import backup
+from anotador import operations
+
+INVALID_INPUT = 2
+
+
+def register_commands(app: Flask) -> None:
+    """Add the commands to ``app.cli`` (``flask --app anotador export`` or ``anotador export``)."""
+    for command in (export_command, import_command, seed_demo_command):
+        app.cli.add_command(command)
+
+
+@contextmanager
+def output(path: str | None) -> Iterator[IO[str]]:
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8", newline="") as file:
+        yield file
+
+
+@click.command("export")
+@click.argument("match_id", type=int, required=False)
+@click.option("--all", "everything", is_flag=True, help="Every match, as a backup (JSON lines).")
+@click.option("--csv", "as_csv", is_flag=True, help="With --all: the history table as CSV.")
+@click.option("-o", "--output", "path", help="Write to this file instead of standard output.")
+@with_appcontext
+def export_command(match_id: int | None, everything: bool, as_csv: bool, path: str | None) -> None:
+    """Export match MATCH_ID as a match file, or every match with --all."""
+    if everything == (match_id is not None):
+        raise click.UsageError("give either MATCH_ID or --all")
+    if as_csv and not everything:
+        raise click.UsageError("--csv goes with --all")
+    if match_id is not None:
+        match = operations.load_match(match_id)
+        if match is None:
+            click.echo(f"no match with id {match_id}", err=True)
+            sys.exit(INVALID_INPUT)
+        with output(path) as file:
+            json.dump(backup.match_file(match), file, ensure_ascii=False, indent=2)
+            file.write("\n")
+        return
+    with output(path) as file:
+        file.writelines(backup.export_csv() if as_csv else backup.export_lines())
+
+
+@click.command("import")
+@click.argument("file", type=click.File("rb"))
+@with_appcontext
+def import_command(file: IO[bytes]) -> None:
+    """Import FILE ('-' for standard input): a match file, or a backup made by export --all.
+
+    A single match prints its page's path (like /partidas/12); a backup prints a report.
+    Matches already stored with the same content are skipped.
+    """
+    report = backup.import_stream(file)
+    if report.single:
+        if report.invalid:
+            for line in report.invalid[0][1]:
+                click.echo(line, err=True)
+            sys.exit(INVALID_INPUT)
+        match_id = (report.created or report.skipped)[0]
+        suffix = "" if report.created else "  (already present)"
+        click.echo(f"/partidas/{match_id}{suffix}")
+        return
+    click.echo(report.summary())
+    for number, problems in report.invalid:
+        for problem in problems[:5]:
+            click.echo(f"line {number}: {problem}", err=True)
+    if report.invalid:
+        sys.exit(INVALID_INPUT)
+
+
+@click.command("seed-demo")
+@click.option("--matches", "count", type=click.IntRange(1, 1_000_000), default=100, show_default=1)
+@click.option("--seed", "seed_value", type=int, default=0, show_default=True)
+@with_appcontext
+def seed_demo_command(count: int, seed_value: int) -> None:
+    """Fill the database with COUNT realistic random matches (valid by the rules engine)."""
+    from anotador import demo
+
+    started = time.perf_counter()
+
+    def progress(done: int) -> None:
+        if done % 10_000 == 0 and done < count:
+            click.echo(f"{done} matches...", err=True)
+
+    created = demo.seed(count, seed_value, progress)
+    elapsed = time.perf_counter() - started
+    click.echo(f"{len(created)} demo matches stored in {elapsed:.1f} s")

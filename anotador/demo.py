@@ -1,0 +1,244 @@
+"""Realistic random matches for demos and benchmarks (``anotador seed-demo``).
+
+Every hand is checked by the rules engine (``read_hand``) and every match is scored by it, so
+the stored summary columns are the engine's. Rows go in with bulk inserts, a batch at a time:
+100,000 matches take a minute or two, not hours.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from anotador import rules
+from anotador.extensions import db
+from anotador.models import Hand
+from anotador.models import Match
+from anotador.models import Player
+from anotador.models import Seat
+from anotador.models import Side
+from anotador.models import name_key
+from anotador.operations import content_hash
+
+FIRST_NAMES = (
+    "José", "María", "Ana", "Lucía", "Martín", "Sofía", "Joaquín", "Inés", "Raúl", "Elena",
+    "Andrés", "Verónica", "Ramón", "Mónica", "Germán", "Nélida", "Julián", "Rocío", "Héctor",
+    "Belén", "Agustín", "Marta", "Tomás", "Florencia", "Sebastián", "Ángela", "Iván", "Noemí",
+    "Óscar", "Carmen", "Hugo", "Silvia", "Darío", "Beatriz", "Fabián", "Graciela", "Nicolás",
+    "Leticia", "Matías", "Susana",
+)  # fmt: skip
+SURNAMES = (
+    "Pérez", "González", "Rodríguez", "Fernández", "López", "Martínez", "Gómez", "Díaz",
+    "Sánchez", "Romero", "Álvarez", "Suárez", "Benítez", "Acosta", "Medina", "Herrera",
+    "Aguirre", "Giménez", "Núñez", "Ríos", "Castro", "Peña", "Ibáñez", "Muñoz", "Ledesma",
+    "Ortiz", "Méndez", "Silva", "Sosa", "Vázquez", "Ferreyra", "Olivera", "Cabrera", "Godoy",
+    "Quiroga", "Luna", "Molina", "Rojas", "Torres", "Vera", "Campos", "Ruiz", "Ramírez",
+    "Figueroa", "Bustos", "Morales", "Paz", "Cáceres", "Domínguez", "Maidana",
+)  # fmt: skip
+GROUP_SIZE = 8  # the regulars of one table: a group plays about MATCHES_PER_GROUP matches
+MATCHES_PER_GROUP = 200
+BATCH = 1000
+# (variant, layout, weight)
+SETUPS = (
+    ("uruguaya", "4p", 60),
+    ("uruguaya", "2p", 8),
+    ("uruguaya", "3p", 5),
+    ("uruguaya", "6p-3x2", 3),
+    ("classic", "4p", 10),
+    ("classic", "2p", 3),
+    ("canastone", "4p", 6),
+    ("real", "4p", 5),
+)
+# Per variant: the clean and the dirty canasta field, and whether it has red threes.
+KINDS = {
+    "uruguaya": ("clean", "dirty", True),
+    "classic": ("clean", "dirty", True),
+    "canastone": ("pure", "impure", True),
+    "real": ("limpia", "sucia", False),
+}
+MAX_HANDS = 60
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One generated match: the rows to insert, already scored by the engine."""
+
+    match: dict[str, Any]
+    sides: list[tuple[str, list[int]]]  # side name, player ids in seat order
+    hands: list[dict[str, Any]]
+
+
+def player_names(count: int, rng: random.Random) -> list[str]:
+    """``count`` distinct realistic names."""
+    pairs = list(itertools.product(FIRST_NAMES, SURNAMES))
+    rng.shuffle(pairs)
+    names = [f"{first} {last}" for first, last in pairs[:count]]
+    for index in range(len(names), count):
+        first, last = pairs[index % len(pairs)]
+        names.append(f"{first} {last} {index // len(pairs) + 1}")
+    return names
+
+
+def ensure_players(names: list[str]) -> list[int]:
+    """The ids of players with these names, creating the missing ones in one insert."""
+    known = dict(db.session.execute(sa.select(Player.name_key, Player.id)).all())
+    missing = [
+        {"name": name, "name_key": name_key(name)} for name in names if name_key(name) not in known
+    ]
+    if missing:
+        inserted = db.session.execute(
+            sa.insert(Player).returning(Player.name_key, Player.id, sort_by_parameter_order=True),
+            missing,
+        )
+        known.update(dict(inserted.all()))
+    return [known[name_key(name)] for name in names]
+
+
+def random_hand(game: rules.Rules, rng: random.Random, closer: int | None) -> dict[str, Any]:
+    """One plausible hand: the closer holds canastas; counts and points respect the rules."""
+    clean_key, dirty_key, red = KINDS[game.variant.name]
+    red_left = 2 * game.decks
+    sides = []
+    for index in range(game.layout.sides):
+        side: dict[str, Any] = {}
+        opened = index == closer or rng.random() < 0.9
+        if opened:
+            if index == closer:
+                # Canastone's closer needs a pure and an impure canasta; two-player games two.
+                clean, dirty = 1 + (rng.random() < 0.3), 1
+            else:
+                clean, dirty = rng.choice((0, 0, 0, 1, 1, 2)), rng.choice((0, 0, 1, 1, 2))
+            side[clean_key], side[dirty_key] = clean, dirty
+            side["table_points"] = 60 * clean + 70 * dirty + 5 * rng.randrange(3, 40)
+        holds = 0 if index == closer and game.layout.individual else 1
+        if index == closer:
+            side["hand_points"] = holds * 5 * rng.choice((0, 0, 0, 2, 5, 10, 20))
+        else:
+            side["hand_points"] = 5 * rng.randrange(2, 50 if opened else 80)
+        if red and red_left:
+            threes = min(red_left, rng.choice((0, 0, 0, 1, 1, 2)))
+            side["red_threes"], red_left = threes, red_left - threes
+        if game.variant.name == "real":
+            side["muerto"] = "taken" if index == closer or rng.random() < 0.8 else "not_taken"
+        sides.append(side)
+    end = "closed" if closer is not None else "stock_out"
+    return {"end": end, "closer": closer, "sides": sides}
+
+
+def random_match(
+    rng: random.Random, players: list[int], names: dict[int, str], played_on: datetime.date
+) -> Demo:
+    """A whole match between some of ``players``, played until the end (or stopped)."""
+    setups = [(variant, layout) for variant, layout, _ in SETUPS]
+    variant, layout = rng.choices(setups, weights=[weight for *_, weight in SETUPS])[0]
+    game = rules.make_rules(variant, layout)
+    seated = rng.sample(players, game.layout.sides * game.layout.players_per_side)
+    sides = []
+    for position in range(game.layout.sides):
+        ids = seated[position :: game.layout.sides]
+        sides.append((" y ".join(names[i].split()[0] for i in ids), ids))
+    recent = played_on >= datetime.date.today() - datetime.timedelta(days=2)
+    stopped = rng.random() < (0.5 if recent else 0.04)
+    stop_after = rng.randrange(1, 8) if stopped else MAX_HANDS
+    hands: list[rules.HandInput] = []
+    totals = [0] * game.layout.sides
+    finished = False
+    while not finished and len(hands) < stop_after:
+        closer = None if rng.random() < 0.05 else rng.randrange(game.layout.sides)
+        hand, problems = rules.read_hand(game, random_hand(game, rng, closer))
+        if hand is None:  # pragma: no cover - the generator's own mistake, never stored
+            raise ValueError("; ".join(p.message for p in problems))
+        hands.append(hand)
+        for index, parts in enumerate(rules.score_hand(game, hand)):
+            totals[index] += sum(parts.values())
+        finished = rules.game_result(game, totals)[0]
+    # Unfinished: abandoned, unless it is recent enough to be still on the table.
+    abandoned = not finished and not recent
+    return build(game, sides, hands, played_on, abandoned=abandoned, names=names)
+
+
+def build(
+    game: rules.Rules,
+    sides: list[tuple[str, list[int]]],
+    hands: list[rules.HandInput],
+    played_on: datetime.date,
+    abandoned: bool,
+    names: dict[int, str],
+) -> Demo:
+    infos = tuple(rules.SideInfo(name, tuple(names[i] for i in ids)) for name, ids in sides)
+    iso = played_on.isoformat()
+    match = rules.Match(game, infos, tuple(hands), played_on=iso, abandoned=abandoned)
+    score = rules.score_match(match)
+    document = rules.match_to_document(match)
+    status = "finished" if score.finished else ("abandoned" if abandoned else "ongoing")
+    row = {
+        "variant": game.variant.name,
+        "layout": game.layout.name,
+        "settings": game.settings(),
+        "start_scores": list(match.start_scores),
+        "played_on": played_on,
+        "abandoned": match.abandoned,
+        "status": status,
+        "totals": list(score.totals),
+        "winner": score.winner,
+        "hand_count": len(hands),
+        "content_hash": content_hash(document),
+    }
+    return Demo(row, sides, document["hands"])
+
+
+def seed(
+    count: int, seed_value: int = 0, progress: Callable[[int], None] | None = None
+) -> list[int]:
+    """Store ``count`` random matches played over the last three years; their ids."""
+    rng = random.Random(seed_value)
+    groups = max(1, -(-count // MATCHES_PER_GROUP))
+    names = player_names(groups * GROUP_SIZE, rng)
+    ids = ensure_players(names)
+    by_id = dict(zip(ids, names, strict=True))
+    tables = [ids[g * GROUP_SIZE : (g + 1) * GROUP_SIZE] for g in range(groups)]
+    first_day = datetime.date.today() - datetime.timedelta(days=3 * 365)
+    created: list[int] = []
+    for start in range(0, count, BATCH):
+        demos = []
+        for number in range(start, min(count, start + BATCH)):
+            day = first_day + datetime.timedelta(days=number * 3 * 365 // count)
+            demos.append(random_match(rng, rng.choice(tables), by_id, day))
+        created += insert(demos)
+        db.session.commit()
+        if progress is not None:
+            progress(len(created))
+    return created
+
+
+def insert(demos: list[Demo]) -> list[int]:
+    """Bulk-insert matches with their sides, seats and hands; the new match ids."""
+    statement = sa.insert(Match).returning(Match.id, sort_by_parameter_order=True)
+    match_ids = list(db.session.scalars(statement, [demo.match for demo in demos]))
+    side_rows = [
+        {"match_id": match_id, "position": position, "name": name}
+        for match_id, demo in zip(match_ids, demos, strict=True)
+        for position, (name, _) in enumerate(demo.sides)
+    ]
+    statement = sa.insert(Side).returning(Side.id, sort_by_parameter_order=True)
+    side_ids = iter(db.session.scalars(statement, side_rows))
+    seats, hands = [], []
+    for match_id, demo in zip(match_ids, demos, strict=True):
+        count = len(demo.sides)
+        for position, (_, players) in enumerate(demo.sides):
+            side_id = next(side_ids)
+            for index, player_id in enumerate(players):
+                seat = position + index * count
+                seats.append({"side_id": side_id, "player_id": player_id, "seat": seat})
+        for number, inputs in enumerate(demo.hands, start=1):
+            hands.append({"match_id": match_id, "number": number, "inputs": inputs})
+    db.session.execute(sa.insert(Seat), seats)
+    if hands:
+        db.session.execute(sa.insert(Hand), hands)
+    return match_ids
