@@ -53,7 +53,7 @@ def wild_canastas_allowed(options: Options) -> bool:
 
 
 SIDE_FIELDS = tuple(
-    InputField("wild_canastas", "count", enabled=wild_canastas_allowed)
+    InputField("wild_canastas", "count", enabled_by="wild_canasta", enabled=wild_canastas_allowed)
     if spec.name == "wild_canastas"
     else spec
     for spec in uruguaya.SIDE_FIELDS

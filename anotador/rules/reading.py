@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,8 @@ from anotador.rules.variant import InputField
 def join(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"
+    if not key.isidentifier():
+        key = json.dumps(key)  # a key from the input: quoted, so a path stays on one line
     return f"{base}.{key}" if base else key
 
 

@@ -18,7 +18,8 @@ LAYOUTS = {
     "2p": LayoutDefaults(target=3000, decks=2),
     "4p": LayoutDefaults(target=3000, decks=2),
 }
-CARD_VALUES = {"ace": 15, "two": 10, "three_to_seven": 5, "eight_to_king": 10}
+# The deck has no jokers; a table that adds them counts each at 20.
+CARD_VALUES = {"ace": 15, "two": 10, "three_to_seven": 5, "eight_to_king": 10, "joker": 20}
 
 CANASTA_BONUS = {
     "limpia": 200,
