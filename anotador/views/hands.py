@@ -218,10 +218,11 @@ def undo(match_id: int) -> Page:
 def remove(match: Match, number: int | None, operation: Any) -> Page:
     """Ask first; then delete, refusing a stale confirmation or a change the rules forbid."""
     text = request.form.get("version", "")
-    version = int(text) if text.isdigit() and len(text) < 10 else match.version
+    version = int(text) if text.isdigit() and len(text) < 10 else None
     shown = number or len(match.hands)
-    if request.form.get("confirm") != "1":
-        return confirm_page(match, number, version)
+    if request.form.get("confirm") != "1" or version is None:
+        # Without the version it was shown with, a confirmation is asked (again).
+        return confirm_page(match, number, match.version if version is None else version)
     outcome = operation(version)
     if outcome.conflict:
         match = get_match(match.id)
