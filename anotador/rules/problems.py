@@ -34,6 +34,7 @@ MESSAGES: dict[str, str] = {
     "wrong_count": N_("Expected {expected} entries, found {found}."),
     "empty_text": N_("Must not be empty."),
     "text_too_long": N_("Must be at most {maximum} characters long."),
+    "control_characters": N_("Must not contain control characters."),
     "invalid_date": N_("Expected a date written YYYY-MM-DD."),
     "variant_not_supported": N_("The variant “{variant}” is not supported yet."),
     "layout_not_available": N_("This variant is not played with layout {layout}."),

@@ -12,6 +12,9 @@ from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import MAX_TEXT
 from anotador.rules.variant import InputField
 
+# Never meant as text, and PostgreSQL refuses NUL in a text column; tabs and newlines are fine.
+CONTROL_CHARACTERS = frozenset(chr(code) for code in range(32) if chr(code) not in "\t\n\r")
+
 
 def join(base: str, key: str | int) -> str:
     if isinstance(key, int):
@@ -89,6 +92,9 @@ class Reader:
             return None
         if len(value) > maximum:
             self.error(path, "text_too_long", maximum=maximum)
+            return None
+        if any(char in CONTROL_CHARACTERS for char in value):
+            self.error(path, "control_characters")
             return None
         return value
 

@@ -1121,3 +1121,11 @@ def test_an_unknown_key_does_not_hide_the_rules():
         ("hands[0].sides[1].jokers", "unknown_key"),
         ("hands[0].sides[1].red_threes", "too_many_red_threes"),
     )
+
+
+@pytest.mark.parametrize("text", ["Nos\x00otros", "tab\x07bell"])
+def test_control_characters_in_texts_are_refused(text: str):
+    document = match("uruguaya")
+    document["sides"][0]["name"] = text
+    document["notes"] = "line one\nline two\twith a tab"  # ordinary white space is fine
+    assert_rejected(document, ("sides[0].name", "control_characters"))
