@@ -35,7 +35,7 @@ PURE_KINDS = ("pure", "aces_pure")
 IMPURE_KINDS = ("impure", "aces_impure")
 WILD_PURE_KINDS = ("pinelle",)
 WILD_IMPURE_KINDS = ("mixed_wild", "six_jokers")
-CHEAPEST = {
+CHEAPEST_CANASTAS = {
     "pure": 35,
     "impure": 50,
     "aces_pure": 140,
@@ -124,14 +124,7 @@ def score_side(
         many = many_canastas_bonus(canastas, pure, impure)
         if many:
             parts["many_canastas"] = many
-    if side["adjustment"]:
-        parts["adjustment"] = side["adjustment"]
     return parts
-
-
-def cheapest_table_points(side: SideInput) -> int:
-    """C3: the least the declared canastas can hold on the table."""
-    return sum(points * side[kind] for kind, points in CHEAPEST.items())
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
@@ -183,6 +176,6 @@ VARIANT = Variant(
     card_values=CARD_VALUES,
     score_side=score_side,
     check_hand=check_hand,
-    cheapest_table_points=cheapest_table_points,
+    cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
 )

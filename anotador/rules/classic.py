@@ -127,6 +127,6 @@ VARIANT = Variant(
     card_values=uruguaya.CARD_VALUES,
     score_side=score_side,
     check_hand=check_hand,
-    cheapest_table_points=uruguaya.cheapest_table_points,
+    cheapest_canastas=uruguaya.CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
 )

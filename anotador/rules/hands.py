@@ -107,8 +107,9 @@ def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
     if rules.variant.has_red_threes:
         problems += check_red_threes(rules, hand)
     problems += rules.variant.check_hand(rules, hand)
+    cheapest = rules.variant.cheapest_canastas
     for index, side in enumerate(hand.sides):
-        minimum = rules.variant.cheapest_table_points(side)
+        minimum = sum(points * side[kind] for kind, points in cheapest.items())
         if side["table_points"] < minimum:
             path = f"sides[{index}].table_points"
             params = {"minimum": minimum}

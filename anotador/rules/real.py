@@ -32,7 +32,7 @@ CLOSING = 100
 MUERTO_PENALTY = 100
 MUERTO_STATES = ("taken", "not_taken", "taken_unused")
 UNTAKEN = ("not_taken", "taken_unused")  # an unused muerto counts as not taken
-CHEAPEST = {"limpia": 45, "sucia": 45, "de_mil": 125, "de_500": 110}
+CHEAPEST_CANASTAS = {"limpia": 45, "sucia": 45, "de_mil": 125, "de_500": 110}
 
 OPTIONS = (OptionSpec("canasta_de_500", "bool", False),)
 SIDE_FIELDS = (
@@ -59,14 +59,7 @@ def score_side(
         "muerto": -MUERTO_PENALTY if side["muerto"] in UNTAKEN else 0,
         "hand": -side["hand_points"],
     }
-    if side["adjustment"]:
-        parts["adjustment"] = side["adjustment"]
     return parts
-
-
-def cheapest_table_points(side: SideInput) -> int:
-    """R3: the least the declared runs can hold on the table."""
-    return sum(points * side[kind] for kind, points in CHEAPEST.items())
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
@@ -96,7 +89,7 @@ VARIANT = Variant(
     card_values=CARD_VALUES,
     score_side=score_side,
     check_hand=check_hand,
-    cheapest_table_points=cheapest_table_points,
+    cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=None,
     fixed_decks=2,
     has_red_threes=False,

@@ -53,13 +53,18 @@ def opening_minimum(rules: Rules, score: int) -> int | None:
     return minimums[bisect_right(bounds, score)]
 
 
+def side_breakdown(rules: Rules, hand: HandInput, index: int) -> dict[str, int]:
+    """One side's parts: the variant's formula, then the manual adjustment every variant has."""
+    side = hand.sides[index]
+    parts = rules.variant.score_side(rules, side, index == hand.closer, hand.details)
+    if side["adjustment"]:
+        parts["adjustment"] = side["adjustment"]
+    return parts
+
+
 def score_hand(rules: Rules, hand: HandInput) -> list[dict[str, int]]:
     """Each side's breakdown for one validated hand."""
-    score_side = rules.variant.score_side
-    closer, details = hand.closer, hand.details
-    return [
-        score_side(rules, side, index == closer, details) for index, side in enumerate(hand.sides)
-    ]
+    return [side_breakdown(rules, hand, index) for index in range(len(hand.sides))]
 
 
 def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
@@ -79,15 +84,13 @@ def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
 def score_match(match: Match) -> MatchScore:
     """Score every hand of a validated match, in order, from its start scores."""
     rules = match.rules
-    score_side = rules.variant.score_side
     totals = list(match.start_scores)
     hands = []
     finished, winner, ended_at = False, None, None
     for index, hand in enumerate(match.hands):
-        closer, details = hand.closer, hand.details
         sides = []
-        for side_index, side in enumerate(hand.sides):
-            breakdown = score_side(rules, side, side_index == closer, details)
+        for side_index in range(len(hand.sides)):
+            breakdown = side_breakdown(rules, hand, side_index)
             score = sum(breakdown.values())
             total = totals[side_index] = totals[side_index] + score
             sides.append(SideScore(score, breakdown, total, opening_minimum(rules, total)))

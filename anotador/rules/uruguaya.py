@@ -41,10 +41,17 @@ CONCEALED_CLOSING = 200  # "cerrar en mano": 200 in total, not 100 + 200
 BLACK_THREE_IN_HAND = 100  # house option `black_three_in_hand`
 # Red-three bonus by count, per number of decks (§2.4); index = number of threes.
 RED_THREES = {2: (0, 100, 200, 300, 800), 3: (0, 100, 200, 300, 400, 1000, 1200)}
-# Cheapest card content of a canasta, for the soft check U2.
-CHEAPEST_CLEAN = 35  # seven 4-7s
-CHEAPEST_DIRTY = 50  # six 4-7s and a 2
-CHEAPEST_ACES_OR_WILD = 140  # seven cards worth 20
+# U2, the soft check: the cheapest card content of each declared canasta. A clean canasta is
+# seven 4-7s (35), a dirty one six 4-7s and a 2 (50); aces and wild canastas are seven cards
+# worth 20 (140), and aces canastas are also counted in `clean`/`dirty`, hence 140 - 35 and
+# 140 - 50 for them.
+CHEAPEST_CANASTAS = {
+    "clean": 35,
+    "dirty": 50,
+    "aces_clean": 105,
+    "aces_dirty": 90,
+    "wild_canastas": 140,
+}
 
 HOUSE_OPTIONS = (
     OptionSpec("red_threes_need_canasta", "bool", False),
@@ -118,19 +125,7 @@ def score_side(
     }
     if side["black_threes_in_hand"]:
         parts["black_threes_in_hand"] = -BLACK_THREE_IN_HAND * side["black_threes_in_hand"]
-    if side["adjustment"]:
-        parts["adjustment"] = side["adjustment"]
     return parts
-
-
-def cheapest_table_points(side: SideInput) -> int:
-    """U2: the least the declared canastas can hold on the table."""
-    aces = side["aces_clean"] + side["aces_dirty"]
-    return (
-        CHEAPEST_CLEAN * (side["clean"] - side["aces_clean"])
-        + CHEAPEST_DIRTY * (side["dirty"] - side["aces_dirty"])
-        + CHEAPEST_ACES_OR_WILD * (aces + side["wild_canastas"])
-    )
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
@@ -181,6 +176,6 @@ VARIANT = Variant(
     card_values=CARD_VALUES,
     score_side=score_side,
     check_hand=check_hand,
-    cheapest_table_points=cheapest_table_points,
+    cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
 )

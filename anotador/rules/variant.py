@@ -110,7 +110,8 @@ class Variant:
     card_values: Mapping[str, int]
     score_side: Callable[[Rules, SideInput, bool, Mapping[str, Any]], dict[str, int]]
     check_hand: Callable[[Rules, HandInput], list[Problem]]
-    cheapest_table_points: Callable[[SideInput], int]
+    # The least card content of each kind of canasta, for the soft check on table points.
+    cheapest_canastas: Mapping[str, int]
     opening_brackets: Callable[[Rules], tuple[tuple[float, int], ...]] | None
     fixed_decks: int | None = None
     has_red_threes: bool = True
