@@ -33,6 +33,7 @@ from anotador.rules import read_hand
 from anotador.rules import read_match
 from anotador.rules import score_match
 from anotador.rules import scored_match_to_json
+from anotador.rules.reading import CONTROL_CHARACTERS
 
 SETTINGS = settings(
     max_examples=60,
@@ -49,6 +50,12 @@ PER_SETUP = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 SOFT_CHECKS = {"table_points_low_for_canastas"}
+
+
+def free_text(max_size: int) -> st.SearchStrategy[str]:
+    """Texts a person could type: no control characters but tabs and newlines."""
+    alphabet = st.characters(blacklist_categories=("Cs",), blacklist_characters=CONTROL_CHARACTERS)
+    return st.text(alphabet, max_size=max_size)
 
 
 def multiple_of_5(low: int, high: int) -> st.SearchStrategy[int]:
@@ -256,7 +263,7 @@ def hands(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
         if draw(st.booleans()):
             entry["adjustment"] = draw(multiple_of_5(-500, 500))
             if draw(st.booleans()):
-                entry["adjustment_note"] = draw(st.text(max_size=20))
+                entry["adjustment_note"] = draw(free_text(max_size=20))
         entries.append(entry)
     if variant == "canastone":
         canastone_hand_limits(draw, rules, entries, opened, closer)
@@ -277,7 +284,7 @@ def hands(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
         hand["concealed_kind"] = draw(st.sampled_from([None, *CONCEALED_KINDS]))
     hand["sides"] = entries
     if draw(st.booleans()):
-        hand["note"] = draw(st.text(max_size=20))
+        hand["note"] = draw(free_text(max_size=20))
     return hand
 
 
@@ -320,7 +327,7 @@ def valid_documents(
         "hands": [draw(hands(rules)) for _ in range(draw(st.integers(0, max_hands)))],
     }
     if draw(st.booleans()):
-        document["title"] = draw(st.text(max_size=30))
+        document["title"] = draw(free_text(max_size=30))
     if draw(st.booleans()):
         document["played_on"] = draw(st.dates().map(lambda day: day.isoformat()))
     if draw(st.booleans()):
