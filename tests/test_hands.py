@@ -498,3 +498,29 @@ def test_finished_match_takes_no_new_hand(app: Flask, client: FlaskClient):
 def test_missing_match_or_hand_is_404(app: Flask, client: FlaskClient, url: str):
     new_match(app)
     assert client.get(url).status_code == 404
+
+
+def test_hand_page_first_load_is_light(app: Flask, client: FlaskClient):
+    """HTML + CSS + JS of the biggest hand form stays under 100 KB (no web fonts)."""
+    with app.app_context():
+        match, problems = operations.create_match(
+            {
+                "format": "anotador-match/1",
+                "variant": "canastone",
+                "layout": "6p-3x2",
+                "sides": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                "hands": [],
+            }
+        )
+        assert match is not None, problems
+        path = f"/partidas/{match.id}/manos/nueva"
+    html = client.get(path).data
+    assets = re.findall(rb'(?:href|src)="(/static/[^"]+)"', html)
+    assert any(a.endswith(b"hand.js") for a in assets)
+    assert not any(a.endswith((b".woff", b".woff2", b".ttf")) for a in assets)
+    total = len(html)
+    for asset in assets:
+        response = client.get(asset.decode())
+        total += len(response.data)
+        response.close()
+    assert total <= 100 * 1024

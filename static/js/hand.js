@@ -107,6 +107,7 @@
   var table = document.getElementById("preview-table");
   var empty = document.getElementById("preview-empty");
   var list = document.getElementById("preview-problems");
+  var line = document.getElementById("preview-line");
   var timer = null;
   var sequence = 0;
 
@@ -150,6 +151,9 @@
           cell.textContent = text;
         });
     });
+    line.textContent = result.ok ? result.sides.map(function (side) {
+      return side.name + " " + (side.score > 0 ? "+" : "") + side.score + " → " + side.total;
+    }).join(" · ") : "";
     table.hidden = !result.ok;
     empty.hidden = result.ok;
     result.problems.forEach(show);
@@ -185,7 +189,10 @@
     sent = true;
     form.querySelectorAll('button[value="save"]').forEach(function (b) {
       b.setAttribute("aria-disabled", "true");
-      if (b.classList.contains("save")) b.textContent = data.saving;
+      if (b.classList.contains("save")) {
+        b.dataset.label = b.textContent;
+        b.textContent = data.saving;
+      }
       setTimeout(function () { b.disabled = true; }, 0);
     });
   });
@@ -193,6 +200,10 @@
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
     sent = false;
-    form.querySelectorAll('button[value="save"]').forEach(function (b) { b.disabled = false; });
+    form.querySelectorAll('button[value="save"]').forEach(function (b) {
+      b.disabled = false;
+      b.removeAttribute("aria-disabled");
+      if (b.dataset.label) b.textContent = b.dataset.label;
+    });
   });
 })();
