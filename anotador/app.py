@@ -11,7 +11,9 @@ from anotador import config
 from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador.views import history
 from anotador.views import main
+from anotador.views import players
 
 
 def create_app(
@@ -44,6 +46,8 @@ def create_app(
 
     extensions.init_app(app)
     app.register_blueprint(main.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(players.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     return app

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from anotador import rules
 from anotador.extensions import db
+from anotador.models import NAME_LENGTH
 from anotador.models import Hand
 from anotador.models import Match
 from anotador.models import Player
@@ -353,3 +354,52 @@ def set_abandoned(match: Match, abandoned: bool) -> None:
     match.abandoned = abandoned
     refresh_summary(match, score(match).score)
     db.session.commit()
+
+
+# Players
+
+
+def rename_player(player: Player, name: str) -> str | None:
+    """Give ``player`` a new name; an error code ("empty", "too_long", "taken") instead
+    when the name is blank, too long or already another player's."""
+    clean = " ".join(name.split())
+    if not clean:
+        return "empty"
+    if len(clean) > NAME_LENGTH:
+        return "too_long"
+    key = name_key(clean)
+    other = db.session.scalars(sa.select(Player.id).where(Player.name_key == key)).first()
+    if other is not None and other != player.id:
+        return "taken"
+    player.name, player.name_key = clean, key
+    refresh_hashes(player.id)
+    db.session.commit()
+    return None
+
+
+def merge_players(keep: Player, gone: Player) -> int:
+    """``gone`` was ``keep`` all along: every seat of ``gone`` becomes ``keep``'s and
+    ``gone`` leaves the registry. Every match stays; returns how many seats moved."""
+    if keep.id == gone.id:
+        return 0
+    moved = db.session.execute(
+        sa.update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id)
+    ).rowcount
+    db.session.delete(gone)
+    db.session.flush()
+    db.session.expire_all()
+    refresh_hashes(keep.id)
+    db.session.commit()
+    return moved
+
+
+def refresh_hashes(player_id: int) -> None:
+    """Recompute the content hash of every match of a player whose name changed."""
+    played = sa.select(Side.match_id).join(Seat, Seat.side_id == Side.id)
+    statement = (
+        sa.select(Match)
+        .where(Match.id.in_(played.where(Seat.player_id == player_id)))
+        .options(sa.orm.selectinload(Match.sides), sa.orm.selectinload(Match.hands))
+    )
+    for match in db.session.scalars(statement):
+        match.content_hash = content_hash(match_document(match))

@@ -57,7 +57,9 @@ def match_documents(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         document["title"] = draw(names)
     if draw(st.booleans()):
-        document["notes"] = draw(st.text(max_size=40))
+        document["notes"] = draw(
+            st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40)
+        )
     for _ in range(draw(st.integers(0, 6))):
         closer = rng.choice([None, *range(game.layout.sides)])
         attempt = {**document, "hands": [*document["hands"], demo.random_hand(game, rng, closer)]}

@@ -1,0 +1,269 @@
+"""Statistics over plain per-match summaries: pure, no database, no Flask.
+
+A :class:`MatchSummary` is built by :func:`summarize` from the engine's scored match (each
+side's hand score is the sum of the engine's breakdown, the counts are the inputs the engine
+validated); everything else here only adds and compares those figures. A "team" is a set of
+player ids: one player, or a pair of partners (who must sit on the same side).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+
+from anotador import rules
+
+# Which per-side inputs are clean and dirty canastas in each variant (aces_clean is part
+# of clean; wild canastas are neither).
+CLEAN_FIELDS = ("clean", "pure", "aces_pure", "limpia", "de_mil", "de_500")
+DIRTY_FIELDS = ("dirty", "impure", "aces_impure", "sucia")
+
+Team = frozenset[int]
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """One side's result in one hand."""
+
+    score: int
+    closed: bool
+    clean: int
+    dirty: int
+    red_threes: int
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    name: str
+    players: tuple[int, ...]
+    total: int
+    hands: tuple[SideHand, ...]
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    match_id: int
+    played_on: datetime.date
+    variant: str
+    finished: bool
+    winner: int | None
+    sides: tuple[SideSummary, ...]
+
+    def side_of(self, team: Team) -> int | None:
+        """The side where every player of ``team`` sat, if any."""
+        for index, side in enumerate(self.sides):
+            if team <= set(side.players):
+                return index
+        return None
+
+
+def summarize(
+    match_id: int,
+    played_on: datetime.date,
+    game: rules.Match,
+    score: rules.MatchScore,
+    players: Sequence[Sequence[int]],
+) -> MatchSummary:
+    """The summary of a match scored by the engine; ``players`` are the ids per side."""
+    sides = []
+    for index, info in enumerate(game.sides):
+        hands = tuple(
+            SideHand(
+                score=scored.sides[index].score,
+                closed=hand.closer == index,
+                clean=sum(hand.sides[index].get(name, 0) for name in CLEAN_FIELDS),
+                dirty=sum(hand.sides[index].get(name, 0) for name in DIRTY_FIELDS),
+                red_threes=hand.sides[index].get("red_threes", 0),
+            )
+            for hand, scored in zip(game.hands, score.hands, strict=True)
+        )
+        total = score.totals[index]
+        sides.append(SideSummary(info.name, tuple(players[index]), total, hands))
+    return MatchSummary(
+        match_id, played_on, game.rules.variant.name, score.finished, score.winner, tuple(sides)
+    )
+
+
+@dataclass(frozen=True)
+class BestHand:
+    score: int
+    match_id: int
+    number: int  # 1-based
+
+
+@dataclass(frozen=True)
+class Record:
+    """A team's figures over some matches."""
+
+    matches: int = 0
+    finished: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    closed: int = 0
+    clean: int = 0
+    dirty: int = 0
+    red_threes: int = 0
+    best_hand: BestHand | None = None
+    longest_streak: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins over finished matches (None before any finished match)."""
+        return self.wins / self.finished if self.finished else None
+
+    def per_hand(self, total: int) -> float | None:
+        return total / self.hands if self.hands else None
+
+    @property
+    def points_per_hand(self) -> float | None:
+        return self.per_hand(self.points)
+
+    @property
+    def closed_rate(self) -> float | None:
+        return self.per_hand(self.closed)
+
+    @property
+    def clean_per_hand(self) -> float | None:
+        return self.per_hand(self.clean)
+
+    @property
+    def dirty_per_hand(self) -> float | None:
+        return self.per_hand(self.dirty)
+
+    @property
+    def red_threes_per_hand(self) -> float | None:
+        return self.per_hand(self.red_threes)
+
+
+def won(summary: MatchSummary, side: int) -> bool:
+    return summary.finished and summary.winner == side
+
+
+def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
+    """The figures of ``team`` over the matches (in date order) where it sat together."""
+    counts: Counter[str] = Counter()
+    best: BestHand | None = None
+    streak = longest = 0
+    for summary in summaries:
+        index = summary.side_of(team)
+        if index is None:
+            continue
+        side = summary.sides[index]
+        counts["matches"] += 1
+        if summary.finished:
+            counts["finished"] += 1
+            streak = streak + 1 if won(summary, index) else 0
+            longest = max(longest, streak)
+            counts["wins"] += won(summary, index)
+        for number, hand in enumerate(side.hands, start=1):
+            counts["hands"] += 1
+            counts["points"] += hand.score
+            counts["closed"] += hand.closed
+            counts["clean"] += hand.clean
+            counts["dirty"] += hand.dirty
+            counts["red_threes"] += hand.red_threes
+            if best is None or hand.score > best.score:
+                best = BestHand(hand.score, summary.match_id, number)
+    return Record(**counts, best_hand=best, longest_streak=longest)
+
+
+@dataclass(frozen=True)
+class Partner:
+    player_id: int
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class ResultPoint:
+    """One finished match on a team's timeline: +1 won, −1 lost; ``balance`` is the running
+    sum (wins minus losses so far)."""
+
+    match_id: int
+    played_on: datetime.date
+    won: bool
+    balance: int
+
+
+@dataclass(frozen=True)
+class TeamStats:
+    overall: Record
+    by_variant: dict[str, Record]
+    partners: list[Partner] = field(default_factory=list)
+    results: list[ResultPoint] = field(default_factory=list)
+
+
+def team_stats(summaries: Sequence[MatchSummary], team: Team) -> TeamStats:
+    """Everything the player (or pair) page shows."""
+    variants = sorted({s.variant for s in summaries if s.side_of(team) is not None})
+    by_variant = {
+        variant: record((s for s in summaries if s.variant == variant), team)
+        for variant in variants
+    }
+    return TeamStats(
+        record(summaries, team), by_variant, partners(summaries, team), results(summaries, team)
+    )
+
+
+def partners(summaries: Iterable[MatchSummary], team: Team) -> list[Partner]:
+    """Who sat on the team's side, most frequent first."""
+    matches: Counter[int] = Counter()
+    wins: Counter[int] = Counter()
+    for summary in summaries:
+        index = summary.side_of(team)
+        if index is None:
+            continue
+        for player in set(summary.sides[index].players) - team:
+            matches[player] += 1
+            wins[player] += won(summary, index)
+    ranked = sorted(matches, key=lambda player: (-matches[player], player))
+    return [Partner(player, matches[player], wins[player]) for player in ranked]
+
+
+def results(summaries: Iterable[MatchSummary], team: Team) -> list[ResultPoint]:
+    points = []
+    balance = 0
+    for summary in summaries:
+        index = summary.side_of(team)
+        if index is None or not summary.finished:
+            continue
+        victory = won(summary, index)
+        balance += 1 if victory else -1
+        points.append(ResultPoint(summary.match_id, summary.played_on, victory, balance))
+    return points
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two teams that met on opposite sides."""
+
+    matches: list[MatchSummary]
+    finished: int
+    first_wins: int
+    second_wins: int
+    first: Record
+    second: Record
+
+    @property
+    def other_wins(self) -> int:
+        """Finished matches neither won (a third side won, or a shared win)."""
+        return self.finished - self.first_wins - self.second_wins
+
+
+def head_to_head(summaries: Sequence[MatchSummary], first: Team, second: Team) -> HeadToHead:
+    met = [
+        s
+        for s in summaries
+        if (a := s.side_of(first)) is not None and (b := s.side_of(second)) is not None and a != b
+    ]
+    first_wins = sum(won(s, s.side_of(first)) for s in met)  # type: ignore[arg-type]
+    second_wins = sum(won(s, s.side_of(second)) for s in met)  # type: ignore[arg-type]
+    finished = sum(s.finished for s in met)
+    return HeadToHead(
+        met, finished, first_wins, second_wins, record(met, first), record(met, second)
+    )

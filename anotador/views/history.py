@@ -1,0 +1,159 @@
+"""The history: every match, newest first, filtered and searched; backups to download."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from flask import Blueprint
+from flask import Response
+from flask import current_app
+from flask import render_template
+from flask import request
+from flask import stream_with_context
+from flask import url_for
+from flask_babel import format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from anotador import backup
+from anotador import history
+from anotador.models import STATUSES
+from anotador.rules import VARIANTS
+
+bp = Blueprint("history", __name__)
+
+STATUS_LABELS = {
+    "ongoing": _l("Ongoing"),
+    "finished": _l("Finished"),
+    "abandoned": _l("Unfinished"),
+}
+MAX_FILTER = 60
+# The same words the rest of the interface uses for the variants.
+VARIANT_LABELS = {
+    "uruguaya": _l("Uruguayan"),
+    "classic": _l("Classic"),
+    "canastone": _l("Canastone"),
+    "real": _l("Canasta real"),
+}
+
+
+@bp.app_template_global()
+def variant_label(name: str) -> str:
+    return str(VARIANT_LABELS.get(name, name))
+
+
+@bp.app_template_filter("num")
+def number(value: float | None, digits: int = 0) -> str:
+    """A figure in the page's language: "12 000", "−85", "1,5"; "–" when there is none."""
+    if value is None:
+        return "–"
+    if digits:
+        return format_decimal(value, format="0." + "0" * digits).replace("-", "\u2212")
+    text = f"{abs(round(value)):,}".replace(",", "\u202f")
+    return ("\u2212" if value < 0 else "") + text
+
+
+@bp.app_template_filter("pct")
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{round(100 * value)}\u00a0%"
+
+
+@bp.app_template_global()
+def match_url(match_id: int) -> str:
+    """The match page (``matches.show`` when registered; its path otherwise)."""
+    if "matches.show" in current_app.view_functions:
+        return url_for("matches.show", match_id=match_id)
+    return f"/partidas/{match_id}"
+
+
+def read_date(args: MultiDict[str, str], key: str, errors: list[str]) -> datetime.date | None:
+    text = args.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        errors.append(_("“%(value)s” is not a date (use YYYY-MM-DD).", value=text[:MAX_FILTER]))
+        return None
+
+
+def read_filters(args: MultiDict[str, str]) -> tuple[history.Filters, list[str]]:
+    """The filters in the query string, and a message for each one that makes no sense."""
+    errors: list[str] = []
+    variant = args.get("variante", "").strip()
+    if variant and variant not in VARIANTS:
+        errors.append(_("There is no variant called “%(value)s”.", value=variant[:MAX_FILTER]))
+    status = args.get("estado", "").strip()
+    if status and status not in STATUSES:
+        errors.append(_("There is no status called “%(value)s”.", value=status[:MAX_FILTER]))
+    since, until = read_date(args, "desde", errors), read_date(args, "hasta", errors)
+    if since and until and since > until:
+        errors.append(_("The start date is after the end date."))
+    texts = {key: args.get(key, "").strip() for key in ("jugador", "q")}
+    if any(len(text) > MAX_FILTER for text in texts.values()):
+        errors.append(_("Names are at most %(num)d characters long.", num=MAX_FILTER))
+    filters = history.Filters(
+        player=texts["jugador"],
+        variant=variant,
+        status=status,
+        since=since,
+        until=until,
+        search=texts["q"],
+    )
+    return filters, errors
+
+
+def filter_args(filters: history.Filters) -> dict[str, str]:
+    """The query string of ``filters`` (for the next-page link)."""
+    values = {
+        "jugador": filters.player,
+        "variante": filters.variant,
+        "estado": filters.status,
+        "desde": filters.since.isoformat() if filters.since else "",
+        "hasta": filters.until.isoformat() if filters.until else "",
+        "q": filters.search,
+    }
+    return {key: value for key, value in values.items() if value}
+
+
+@bp.get("/historial")
+def index() -> tuple[str, int]:
+    """The matches, newest first, a page at a time (keyset: ``despues`` is a cursor)."""
+    filters, errors = read_filters(request.args)
+    after = None
+    if request.args.get("despues"):
+        after = history.decode_cursor(request.args["despues"])
+        if after is None:
+            errors.append(_("That page does not exist; start from the first one."))
+    page = history.Page([], None) if errors else history.history_page(filters, after)
+    return render_template(
+        "history/index.html",
+        filters=filters,
+        errors=errors,
+        page=page,
+        first_page=after is None,
+        args=filter_args(filters),
+        next_cursor=history.encode_cursor(page.next_cursor) if page.next_cursor else None,
+        statuses=STATUS_LABELS,
+        variant_labels=VARIANT_LABELS,
+    ), 400 if errors else 200
+
+
+@bp.get("/historial/copia.jsonl")
+def download_backup() -> Response:
+    """Every match as a backup file (JSON lines of match files), streamed."""
+    return download(backup.export_lines(), "application/x-ndjson", "anotador-copia.jsonl")
+
+
+@bp.get("/historial/historial.csv")
+def download_csv() -> Response:
+    """The history table as CSV, streamed."""
+    return download(backup.export_csv(), "text/csv; charset=utf-8", "anotador-historial.csv")
+
+
+def download(lines: Any, mimetype: str, filename: str) -> Response:
+    response = Response(stream_with_context(lines), mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

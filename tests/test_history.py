@@ -1,0 +1,181 @@
+"""The history list: order, keyset pages, filters, search, downloads, bad input, queries."""
+
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from anotador import demo
+from anotador import history
+from anotador import operations
+from anotador.extensions import db
+from anotador.models import Match
+
+
+@contextlib.contextmanager
+def count_statements(app: Flask) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
+def store(app: Flask, **changes: Any) -> int:
+    document = {
+        "format": "anotador-match/1",
+        "variant": "uruguaya",
+        "sides": [
+            {"name": "Los de José", "players": ["José Pérez", "Ana"]},
+            {"name": "Rivales", "players": ["Carla", "Dani"]},
+        ],
+        "hands": [],
+        "played_on": "2024-05-01",
+        **changes,
+    }
+    with app.app_context():
+        match, problems = operations.create_match(document)
+        assert match is not None, problems
+        return match.id
+
+
+def ids_in(page: bytes) -> list[int]:
+    return [int(n) for n in re.findall(rb'class="h-match-link" href="/partidas/(\d+)"', page)]
+
+
+@pytest.fixture
+def seeded(app: Flask) -> list[int]:
+    with app.app_context():
+        return demo.seed(60, seed_value=7)
+
+
+def newest_first(app: Flask) -> list[int]:
+    with app.app_context():
+        statement = sa.select(Match.id).order_by(Match.played_on.desc(), Match.id.desc())
+        return list(db.session.scalars(statement))
+
+
+def test_pages_walk_every_match_newest_first(app: Flask, client: FlaskClient, seeded: list[int]):
+    seen: list[int] = []
+    url = "/historial"
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200
+        seen += ids_in(response.data)
+        found = re.search(rb'rel="next" href="([^"]+)"', response.data)
+        url = found.group(1).decode().replace("&amp;", "&") if found else ""
+    assert seen == newest_first(app)
+    assert len(seen) == 60
+
+
+def test_keyset_cursor_jumps_to_any_page(app: Flask, seeded: list[int]):
+    with app.app_context():
+        cursor = history.cursor_at(history.Filters(), 50)
+        page = history.history_page(history.Filters(), cursor)
+    assert [m.id for m in page.matches] == newest_first(app)[50:]
+    assert page.next_cursor is None
+
+
+def test_statements_do_not_grow_with_the_page(app: Flask, client: FlaskClient):
+    store(app)
+    with count_statements(app) as few:
+        assert client.get("/historial?jugador=jose perez").status_code == 200
+    with app.app_context():
+        demo.seed(40)
+    for _ in range(3):
+        store(app)
+    with count_statements(app) as many:
+        assert client.get("/historial?jugador=jose perez").status_code == 200
+    assert len(few) == len(many) <= 5
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("jugador=jose perez", {"a", "b", "c"}),
+        ("jugador=JOSÉ PÉREZ", {"a", "b", "c"}),
+        ("q=jose", {"a", "b", "c"}),
+        ("q=rival", {"a", "b"}),
+        ("q=dani", {"a", "b"}),
+        ("variante=classic", {"b"}),
+        ("estado=abandoned", {"c"}),
+        ("estado=ongoing", {"a", "b", "d"}),
+        ("desde=2024-05-02", {"b", "c", "d"}),
+        ("hasta=2024-05-02&desde=2024-05-02", {"b"}),
+        ("q=nadie", set()),
+    ],
+)
+def test_filters_and_search(app: Flask, client: FlaskClient, query: str, expected: set[str]):
+    made = {
+        "a": store(app, title="a"),
+        "b": store(app, title="b", variant="classic", played_on="2024-05-02"),
+        "c": store(app, title="c", played_on="2024-06-01", abandoned=True,
+                   sides=[{"name": "Uno", "players": ["josé pérez"]},
+                          {"name": "Dos", "players": ["Elena"]}], layout="2p"),
+        "d": store(app, title="d", played_on="2024-07-01",
+                   sides=[{"name": "X", "players": ["Elena"]}, {"name": "Y", "players": []}],
+                   layout="2p"),
+    }  # fmt: skip
+    response = client.get(f"/historial?{query}")
+    assert response.status_code == 200
+    names = {name for name, match_id in made.items() if match_id in ids_in(response.data)}
+    assert names == expected
+    if not expected:
+        assert "Ninguna partida coincide con estos filtros." in response.text
+
+
+def test_unknown_player_is_a_message_not_an_error(client: FlaskClient):
+    response = client.get("/historial?jugador=Nadie")
+    assert response.status_code == 200
+    assert "Nadie" in response.text
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("desde=ayer", "no es una fecha"),
+        ("hasta=2024-13-01", "no es una fecha"),
+        ("variante=poker", "No hay ninguna variante"),
+        ("estado=perdida", "No hay ningún estado"),
+        ("desde=2024-02-01&hasta=2024-01-01", "posterior"),
+        ("despues=basura", "Esa página no existe"),
+        ("q=" + "x" * 61, "como máximo"),
+    ],
+)
+def test_bad_filters_are_a_clear_400_in_spanish(client: FlaskClient, query: str, message: str):
+    response = client.get(f"/historial?{query}")
+    assert response.status_code == 400
+    assert message in response.text
+
+
+def test_downloads_stream_backup_and_csv(app: Flask, client: FlaskClient):
+    match_id = store(app)
+    backup = client.get("/historial/copia.jsonl")
+    assert backup.status_code == 200
+    assert "attachment" in backup.headers["Content-Disposition"]
+    lines = backup.text.splitlines()
+    assert json.loads(lines[0])["format"] == "anotador-backup/1"
+    with app.app_context():
+        assert json.loads(lines[1]) == operations.export_document(operations.load_match(match_id))
+    table = client.get("/historial/historial.csv")
+    assert table.mimetype == "text/csv"
+    assert "Los de José" in table.text
+
+
+def test_empty_history(client: FlaskClient):
+    response = client.get("/historial")
+    assert response.status_code == 200
+    assert "Todavía no hay partidas." in response.text

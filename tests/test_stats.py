@@ -1,0 +1,172 @@
+"""Statistics over a small history whose figures were worked out by hand."""
+
+import datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from anotador import history
+from anotador import operations
+from anotador import stats
+from anotador.models import name_key
+
+AB, CD, AC, BD = ["Ana", "Beto"], ["Carla", "Dani"], ["Ana", "Carla"], ["Beto", "Dani"]
+
+
+def side(**fields: int) -> dict[str, int]:
+    return {"table_points": 0, "hand_points": 0, **fields}
+
+
+def document(variant: str, day: str, sides: list[list[str]], hands: list[Any], **extra: Any):
+    return {
+        "format": "anotador-match/1",
+        "variant": variant,
+        "options": {"target": 1000},
+        "sides": [{"name": " y ".join(players), "players": players} for players in sides],
+        "hands": hands,
+        "played_on": day,
+        **extra,
+    }
+
+
+# Each hand's score, by the §2.10 formula:
+# m1 h1: A 500+200+100(red)+100(close) = 900; B 300+150-50 = 400
+# m1 h2: A 50-100 = -50; B 500+300+300+200(red 2)+100 = 1400 -> 850 / 1800, B wins
+# m2 h1: A+C 1000+300+200(concealed) = 1500; B+D never melded: -100(red) -80 = -180; A+C win
+# m3 (classic) h1: A+B 500+300+400+100 = 1300; C+D 100-30 = 70; A+B win
+# m4 h1 (stock out, abandoned): A+B 100-20 = 80; C+D 60-10 = 50
+HISTORY = [
+    document("uruguaya", "2024-01-10", [AB, CD], [
+        {"end": "closed", "closer": 0, "sides": [
+            side(clean=1, table_points=200, red_threes=1),
+            side(dirty=1, table_points=150, hand_points=50)]},
+        {"end": "closed", "closer": 1, "sides": [
+            side(table_points=50, hand_points=100),
+            side(clean=1, dirty=1, table_points=300, red_threes=2)]},
+    ]),
+    document("uruguaya", "2024-02-01", [AC, BD], [
+        {"end": "closed", "closer": 0, "concealed": True, "sides": [
+            side(clean=2, table_points=300), side(hand_points=80, red_threes=1)]},
+    ]),
+    document("classic", "2024-03-01", [AB, CD], [
+        {"end": "closed", "closer": 0, "sides": [
+            side(clean=1, dirty=1, table_points=400), side(table_points=100, hand_points=30)]},
+    ]),
+    document("uruguaya", "2024-03-05", [AB, CD], [
+        {"end": "stock_out", "closer": None, "sides": [
+            side(table_points=100, hand_points=20), side(table_points=60, hand_points=10)]},
+    ], abandoned=True),
+]  # fmt: skip
+
+
+@pytest.fixture
+def ids(app: Flask) -> dict[str, int]:
+    """The history above, stored; the players' ids by first name."""
+    with app.app_context():
+        for match_file in HISTORY:
+            match, problems = operations.create_match(match_file)
+            assert match is not None, problems
+        return {name: history.find_player(name).id for name in ("Ana", "Beto", "Carla", "Dani")}
+
+
+def load(app: Flask, *players: int, **filters: Any) -> list[stats.MatchSummary]:
+    with app.app_context():
+        return history.summaries(players, history.Filters(**filters), all_players=True)
+
+
+def test_engine_agrees_with_the_hand_worked_scores(app: Flask, ids: dict[str, int]):
+    summaries = load(app, ids["Ana"])
+    scores = [[[h.score for h in s.hands] for s in m.sides] for m in summaries]
+    assert scores == [
+        [[900, -50], [400, 1400]],
+        [[1500], [-180]],
+        [[1300], [70]],
+        [[80], [50]],
+    ]
+    assert [(m.finished, m.winner) for m in summaries] == [
+        (True, 1),
+        (True, 0),
+        (True, 0),
+        (False, None),
+    ]
+
+
+def test_player_record(app: Flask, ids: dict[str, int]):
+    ana = frozenset([ids["Ana"]])
+    figures = stats.team_stats(load(app, ids["Ana"]), ana)
+    overall = figures.overall
+    assert (overall.matches, overall.finished, overall.wins) == (4, 3, 2)
+    assert overall.win_rate == pytest.approx(2 / 3)
+    assert (overall.hands, overall.points) == (5, 3730)
+    assert overall.points_per_hand == 746
+    assert overall.closed_rate == pytest.approx(3 / 5)
+    assert (overall.clean, overall.dirty, overall.red_threes) == (4, 1, 1)
+    assert overall.clean_per_hand == pytest.approx(0.8)
+    assert overall.best_hand == stats.BestHand(1500, overall.best_hand.match_id, 1)
+    assert overall.longest_streak == 2
+    by_variant = {v: (r.matches, r.finished, r.wins) for v, r in figures.by_variant.items()}
+    assert by_variant == {"classic": (1, 1, 1), "uruguaya": (3, 2, 1)}
+    assert [(p.player_id, p.matches, p.wins) for p in figures.partners] == [
+        (ids["Beto"], 3, 1),
+        (ids["Carla"], 1, 1),
+    ]
+    assert [(r.won, r.balance) for r in figures.results] == [(False, -1), (True, 0), (True, 1)]
+
+
+def test_filters_by_variant_and_dates(app: Flask, ids: dict[str, int]):
+    ana = frozenset([ids["Ana"]])
+    since = stats.record(load(app, ids["Ana"], since=datetime.date(2024, 2, 1)), ana)
+    assert (since.matches, since.wins, since.points) == (3, 2, 1500 + 1300 + 80)
+    until = stats.record(load(app, ids["Ana"], until=datetime.date(2024, 1, 31)), ana)
+    assert (until.matches, until.wins, until.points) == (1, 0, 850)
+    classic = stats.record(load(app, ids["Ana"], variant="classic"), ana)
+    assert (classic.matches, classic.wins, classic.best_hand.score) == (1, 1, 1300)
+
+
+def test_pair_record(app: Flask, ids: dict[str, int]):
+    pair = frozenset([ids["Ana"], ids["Beto"]])
+    record = stats.record(load(app, *pair), pair)
+    assert (record.matches, record.finished, record.wins, record.longest_streak) == (3, 2, 1, 1)
+    assert (record.hands, record.points, record.closed) == (4, 850 + 1300 + 80, 2)
+
+
+def test_head_to_head_players_and_pairs(app: Flask, ids: dict[str, int]):
+    ana, dani = frozenset([ids["Ana"]]), frozenset([ids["Dani"]])
+    result = stats.head_to_head(load(app, ids["Ana"], ids["Dani"]), ana, dani)
+    assert (len(result.matches), result.finished) == (4, 3)
+    assert (result.first_wins, result.second_wins, result.other_wins) == (2, 1, 0)
+    assert result.second.points == 400 + 1400 - 180 + 70 + 50
+
+    ab, cd = frozenset([ids["Ana"], ids["Beto"]]), frozenset([ids["Carla"], ids["Dani"]])
+    pairs = stats.head_to_head(load(app, *ab, *cd), ab, cd)
+    assert (len(pairs.matches), pairs.first_wins, pairs.second_wins) == (3, 1, 1)
+
+    partners = stats.head_to_head(load(app, ids["Ana"], ids["Beto"]), ana, frozenset([ids["Beto"]]))
+    assert (len(partners.matches), partners.first_wins, partners.second_wins) == (1, 1, 0)
+
+
+def test_shared_and_three_sided_results_count_as_not_won():
+    hand = stats.SideHand(100, False, 0, 0, 0)
+    sides = tuple(stats.SideSummary(str(i), (i,), 100, (hand,)) for i in range(3))
+    shared = stats.MatchSummary(1, datetime.date(2024, 1, 1), "uruguaya", True, None, sides)
+    third = stats.MatchSummary(2, datetime.date(2024, 1, 2), "uruguaya", True, 2, sides)
+    result = stats.head_to_head([shared, third], frozenset([0]), frozenset([1]))
+    assert (result.finished, result.first_wins, result.second_wins, result.other_wins) == (
+        2,
+        0,
+        0,
+        2,
+    )
+    assert stats.record([shared, third], frozenset([0])).win_rate == 0
+
+
+def test_empty_history():
+    record = stats.record([], frozenset([1]))
+    assert record.win_rate is None
+    assert record.points_per_hand is None
+    assert record.best_hand is None
+
+
+def test_name_keys_used_by_lookups():
+    assert name_key("  José   PÉREZ ") == "jose perez"
