@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app anotador
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean translations extract update-translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 ## run: serve the app on http://127.0.0.1:5000 (SQLite in instance/ unless DATABASE_URL is set)
-run: $(STAMP)
+run: $(STAMP) translations
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
 ## test: lint, then the whole test suite (on DATABASE_URL when set, else SQLite)
-test: lint
+test: lint translations
 	@if [ -n "$${DATABASE_URL:-}" ]; then \
 		echo "make test: database = $$(printf '%s' "$$DATABASE_URL" | sed -E 's#://([^:/@]*):[^@]*@#://\1:***@#')"; \
 	else \
@@ -41,6 +41,27 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Translations: English msgids in the code; es (default), en and it catalogs beside the package.
+TRANSLATIONS := anotador/translations
+PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+POT := build/messages.pot
+
+## translations: compile the catalogs (.po -> .mo; the .mo files are not committed)
+translations: $(MO_FILES)
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
+	$(BIN)/pybabel compile -d $(TRANSLATIONS) -l $*
+
+## extract: collect every translatable string into build/messages.pot
+extract: $(STAMP)
+	mkdir -p build
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k lazy_gettext -k _l --no-location --sort-output -o $(POT) .
+
+## update-translations: add new strings to every catalog (then translate es and it, and run make test)
+update-translations: extract
+	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-location --no-wrap --ignore-obsolete
 
 ## bench: run the benchmarks package
 bench: $(STAMP)

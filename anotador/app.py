@@ -13,6 +13,7 @@ from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.views import history
 from anotador.views import main
+from anotador.views import matches
 from anotador.views import players
 
 
@@ -46,6 +47,7 @@ def create_app(
 
     extensions.init_app(app)
     app.register_blueprint(main.bp)
+    app.register_blueprint(matches.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     errors.register_error_handlers(app)

@@ -198,6 +198,30 @@ def recent_player_names(limit: int = 30) -> list[str]:
     return list(db.session.scalars(statement))
 
 
+# Lists (home page): the summary columns, sides loaded with them, never the hands
+
+
+def ongoing_matches(limit: int = 50) -> list[Match]:
+    """Matches still being played, the most recently changed first."""
+    return list_matches(Match.status == "ongoing", limit)
+
+
+def recent_finished_matches(limit: int = 20) -> list[Match]:
+    """Finished or abandoned matches, the most recently changed first."""
+    return list_matches(Match.status != "ongoing", limit)
+
+
+def list_matches(condition: sa.ColumnElement[bool], limit: int) -> list[Match]:
+    statement = (
+        sa.select(Match)
+        .where(condition)
+        .order_by(Match.updated_at.desc(), Match.id.desc())
+        .limit(limit)
+        .options(sa.orm.selectinload(Match.sides).lazyload(Side.seats))
+    )
+    return list(db.session.scalars(statement))
+
+
 # Changing hands
 
 

@@ -23,6 +23,21 @@ def _database_url() -> str | None:
     return os.environ.get("DATABASE_URL") or None
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the translation catalogs when a .po is newer than its .mo (as `make` does),
+    so a bare `pytest` sees the current translations."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in Path(__file__).parent.parent.glob("anotador/translations/*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            with po.open("rb") as source:
+                catalog = read_po(source)
+            with mo.open("wb") as target:
+                write_mo(target, catalog)
+
+
 def pytest_report_header() -> str:
     url = _database_url()
     if url is None:

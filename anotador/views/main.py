@@ -1,18 +1,45 @@
-"""The welcome page and the health check."""
+"""The health check and the language switch."""
+
+from urllib.parse import urlsplit
 
 from flask import Blueprint
-from flask import render_template
+from flask import abort
+from flask import redirect
+from flask import request
+from flask import session
+from flask import url_for
+from flask_babel import get_locale
+from werkzeug.wrappers import Response
+
+from anotador.extensions import LANGUAGES
 
 bp = Blueprint("main", __name__)
-
-
-@bp.get("/")
-def index() -> str:
-    """Show the welcome page."""
-    return render_template("main/index.html")
 
 
 @bp.get("/healthz")
 def healthz() -> dict[str, str]:
     """Answer ``{"status": "ok"}`` without touching the database."""
     return {"status": "ok"}
+
+
+@bp.get("/idioma/<lang>")
+def set_language(lang: str) -> Response:
+    """Remember the chosen language and go back to the page the switch was tapped on."""
+    if lang not in LANGUAGES:
+        abort(404)
+    session["lang"] = lang
+    return redirect(safe_next(request.args.get("next")), 303)
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` when it is a path of this site (never another host), else the home page."""
+    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("matches.index")
+
+
+@bp.app_context_processor
+def languages() -> dict[str, object]:
+    return {"languages": LANGUAGES, "current_language": str(get_locale() or LANGUAGES[0])}

@@ -1,0 +1,286 @@
+"""The new-match form and the match-file upload form.
+
+The form only reads what was typed; the rules engine judges it. :meth:`NewMatchForm.document`
+builds a match document, and :func:`field_for_path` says which field an engine problem
+belongs to, so each problem is shown next to what caused it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from flask_wtf.file import FileRequired
+from wtforms import BooleanField
+from wtforms import Field
+from wtforms import RadioField
+from wtforms import SelectField
+from wtforms import StringField
+from wtforms import SubmitField
+from wtforms.fields.choices import SelectChoice
+
+from anotador import labels
+from anotador.rules import VARIANTS
+from anotador.rules import variant_defaults
+from anotador.rules.variant import LAYOUTS
+from anotador.rules.variant import TIE_POLICIES
+
+FORMAT = "anotador-match/1"
+DEFAULT_VARIANT = "uruguaya"
+DEFAULT_LAYOUT = "4p"
+MAX_SIDES = max(layout.sides for layout in LAYOUTS.values())
+MAX_PLAYERS = max(layout.players_per_side for layout in LAYOUTS.values())
+MAX_SEATS = max(layout.sides * layout.players_per_side for layout in LAYOUTS.values())
+COMMON_OPTIONS = ("target", "decks", "canastas_to_close", "tie")
+NUMBER = re.compile(r"[+-]?\d{1,9}")
+
+
+def default_side_names(layout: str) -> list[str]:
+    """Default side names: us / them (/ the others) for teams, "Player N" for individual play."""
+    shape = LAYOUTS[layout]
+    if shape.individual:
+        return [gettext("Player %(num)d", num=i + 1) for i in range(shape.sides)]
+    return [gettext("Us"), gettext("Them"), gettext("The others")][: shape.sides]
+
+
+def all_default_names() -> set[str]:
+    return {name for layout in LAYOUTS for name in default_side_names(layout)}
+
+
+def option_field_name(variant: str, option: str) -> str:
+    return f"{variant}__{option}"
+
+
+def options(pairs: Any) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def seat_of(side: int, index: int, sides: int) -> int:
+    """Players sit alternately: side ``s`` player ``k`` is at seat ``s + k·sides``."""
+    return side + index * sides
+
+
+class NewMatchForm(FlaskForm):
+    """One screen: variant, layout, sides, players, first dealer, settings, start scores."""
+
+    variant = RadioField(
+        _l("Variant"), choices=options(labels.VARIANTS.items()), validate_choice=False
+    )
+    layout = RadioField(
+        _l("Players"), choices=options(labels.LAYOUTS.items()), validate_choice=False
+    )
+    first_dealer = SelectField(_l("Deals first"), choices=[], validate_choice=False)
+    target = StringField(_l("Target score"))
+    decks = RadioField(
+        _l("Decks"), choices=options([("2", "2"), ("3", "3")]), validate_choice=False
+    )
+    canastas_to_close = StringField(_l("Canastas to go out"))
+    tie = RadioField(
+        _l("On a tie"), choices=options(labels.TIE_POLICIES.items()), validate_choice=False
+    )
+    apply = SubmitField(_l("Apply"))
+    start = SubmitField(_l("Start"))
+
+    # Side names, players and start scores are added below, one field per possible slot.
+
+    def variant_name(self) -> str:
+        return self.variant.data if self.variant.data in VARIANTS else DEFAULT_VARIANT
+
+    def layout_name(self) -> str:
+        layout = self.layout.data
+        variant = VARIANTS[self.variant_name()]
+        if layout in variant.layouts:
+            return layout
+        return DEFAULT_LAYOUT if DEFAULT_LAYOUT in variant.layouts else next(iter(variant.layouts))
+
+    def side_field(self, side: int) -> Field:
+        return self[f"side_{side}"]
+
+    def player_field(self, side: int, index: int) -> Field:
+        return self[f"player_{side}_{index}"]
+
+    def start_field(self, side: int) -> Field:
+        return self[f"start_{side}"]
+
+    def option_fields(self, variant: str) -> list[Field]:
+        return [self[option_field_name(variant, spec.name)] for spec in VARIANTS[variant].options]
+
+    def fill_defaults(self, keep_typed_names: bool = True) -> None:
+        """Settings from the engine's defaults for the chosen variant and layout; side names
+        that are still someone's default follow the layout."""
+        variant, layout = self.variant_name(), self.layout_name()
+        self.variant.data, self.layout.data = variant, layout
+        defaults = variant_defaults(variant, layout)
+        self.target.data = str(defaults["target"])
+        self.decks.data = str(defaults["decks"])
+        self.canastas_to_close.data = str(defaults.get("canastas_to_close", ""))
+        self.tie.data = defaults["tie"]
+        for spec in VARIANTS[variant].options:
+            field = self[option_field_name(variant, spec.name)]
+            field.data = spec_to_form(spec.kind, defaults[spec.name])
+        names, known = default_side_names(layout), all_default_names()
+        for side in range(MAX_SIDES):
+            field = self.side_field(side)
+            typed = (field.data or "").strip()
+            if side < len(names) and (not keep_typed_names or not typed or typed in known):
+                field.data = names[side]
+
+    def seat_choices(self) -> list[SelectChoice]:
+        """Who may deal first: every seat, named by side and player."""
+        shape = LAYOUTS[self.layout_name()]
+        choices = [("", gettext("Not noted"))]
+        for seat in range(shape.sides * shape.players_per_side):
+            side, index = seat % shape.sides, seat // shape.sides
+            side_name = (self.side_field(side).data or "").strip() or str(side + 1)
+            if shape.individual:
+                choices.append((str(seat), side_name))
+                continue
+            player = (self.player_field(side, index).data or "").strip()
+            player = player or gettext("player %(num)s", num=index + 1)
+            choices.append((str(seat), f"{side_name}: {player}"))
+        return options(choices)
+
+    def document(self) -> tuple[dict[str, Any], dict[str, str], int | None]:
+        """The match document typed so far, the fields that are not numbers (name → message)
+        and the first dealer's seat."""
+        variant, layout = self.variant.data, self.layout.data
+        shape = LAYOUTS.get(layout) if isinstance(layout, str) else None
+        errors: dict[str, str] = {}
+        options: dict[str, Any] = {"tie": self.tie.data}
+        numbers = {"target": self.target, "decks": self.decks}
+        if variant in VARIANTS and VARIANTS[variant].has_canastas_to_close:
+            numbers["canastas_to_close"] = self.canastas_to_close
+        for key, field in numbers.items():
+            value = read_number(field, errors)
+            if value is not None:
+                options[key] = value
+        if variant in VARIANTS:
+            for spec in VARIANTS[variant].options:
+                field = self[option_field_name(variant, spec.name)]
+                value = form_to_spec(spec.kind, spec.choices, field, errors)
+                if value is not None or spec.kind == "choice":
+                    options[spec.name] = value
+        sides = self.sides_document(shape)
+        document: dict[str, Any] = {
+            "format": FORMAT,
+            "variant": variant,
+            "layout": layout,
+            "options": options,
+            "sides": sides,
+            "hands": [],
+        }
+        starts = [read_number(self.start_field(i), errors) for i in range(len(sides))]
+        if any(value is not None for value in starts):
+            document["start_scores"] = [value or 0 for value in starts]
+        return document, errors, self.dealer_seat(shape, errors)
+
+    def sides_document(self, shape: Any) -> list[dict[str, Any]]:
+        sides = []
+        for side in range(shape.sides if shape else 2):
+            name = (self.side_field(side).data or "").strip()
+            if shape is not None and shape.individual:
+                players = [name] if name and name not in all_default_names() else []
+            else:
+                count = shape.players_per_side if shape else 0
+                typed = [(self.player_field(side, i).data or "").strip() for i in range(count)]
+                players = [player for player in typed if player]
+            sides.append({"name": name, "players": players})
+        return sides
+
+    def dealer_seat(self, shape: Any, errors: dict[str, str]) -> int | None:
+        raw = (self.first_dealer.data or "").strip()
+        if not raw or shape is None:
+            return None
+        if not raw.isdigit() or int(raw) >= shape.sides * shape.players_per_side:
+            errors["first_dealer"] = gettext("Choose one of the seats.")
+            return None
+        return int(raw)
+
+
+def read_number(field: Field, errors: dict[str, str]) -> int | None:
+    """The whole number typed in ``field`` (None when empty); a message in ``errors`` else."""
+    raw = (field.data or "").strip().replace(".", "").replace(" ", "")
+    if not raw:
+        return None
+    if not NUMBER.fullmatch(raw):
+        errors[field.name] = gettext("Enter a whole number, like 5000.")
+        return None
+    return int(raw)
+
+
+def spec_to_form(kind: str, value: Any) -> Any:
+    if kind == "bool":
+        return bool(value)
+    return "" if value is None else str(value)
+
+
+def form_to_spec(kind: str, choices: tuple, field: Field, errors: dict[str, str]) -> Any:
+    if kind == "bool":
+        return bool(field.data)
+    if kind == "points":
+        return read_number(field, errors)
+    by_text = {spec_to_form(kind, choice): choice for choice in choices}
+    return by_text.get(field.data or "", field.data)
+
+
+def field_for_path(path: str, variant: object, individual: bool) -> str | None:
+    """The form field an engine problem at ``path`` belongs to (None: the whole form)."""
+    if path in ("variant", "layout"):
+        return path
+    if path.startswith("options."):
+        option = path.removeprefix("options.")
+        if option in COMMON_OPTIONS:
+            return option
+        if isinstance(variant, str) and variant in VARIANTS and VARIANTS[variant].option(option):
+            return option_field_name(variant, option)
+        return None
+    if found := re.fullmatch(r"sides\[(\d+)\](?:\.name)?", path):
+        return f"side_{found[1]}"
+    if found := re.fullmatch(r"sides\[(\d+)\]\.players\[(\d+)\]", path):
+        return f"side_{found[1]}" if individual else f"player_{found[1]}_{found[2]}"
+    if found := re.fullmatch(r"start_scores\[(\d+)\]", path):
+        return f"start_{found[1]}"
+    return None
+
+
+def _add_slot_fields() -> None:
+    for side in range(MAX_SIDES):
+        setattr(NewMatchForm, f"side_{side}", StringField(_l("Name")))
+        setattr(NewMatchForm, f"start_{side}", StringField(_l("Starting score")))
+        for index in range(MAX_PLAYERS):
+            setattr(NewMatchForm, f"player_{side}_{index}", StringField(_l("Player")))
+    for name, variant in VARIANTS.items():
+        for spec in variant.options:
+            label = labels.OPTIONS.get(spec.name, spec.name)
+            if spec.kind == "bool":
+                field: Field = BooleanField(label)
+            elif spec.kind == "choice":
+                choices = [(spec_to_form("choice", c), option_choice(c)) for c in spec.choices]
+                field = SelectField(label, choices=options(choices), validate_choice=False)
+            else:
+                field = StringField(label)
+            setattr(NewMatchForm, option_field_name(name, spec.name), field)
+
+
+def option_choice(value: Any) -> Any:
+    if isinstance(value, int):
+        return str(value)
+    return labels.CHOICES.get(value, str(value))
+
+
+_add_slot_fields()
+
+
+class UploadForm(FlaskForm):
+    """A match file (``.json``) to import as a new match."""
+
+    file = FileField(_l("Match file (.json)"), validators=[FileRequired(_l("Choose a file."))])
+    upload = SubmitField(_l("Import"))
+
+
+__all__ = ["NewMatchForm", "UploadForm", "TIE_POLICIES", "field_for_path", "seat_of"]

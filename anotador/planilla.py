@@ -1,0 +1,179 @@
+"""What the match page shows, computed from a scored match: plain data for the template.
+
+Nothing here queries the database or knows about requests; labels are translated into the
+current language, so it runs inside a request (or a ``force_locale`` block).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+from flask_babel import gettext
+
+from anotador import labels
+from anotador.forms import default_side_names
+from anotador.models import Match
+from anotador.operations import Scored
+from anotador.rules import describe_variants
+from anotador.rules.variant import LAYOUTS
+
+HAND_PATH = re.compile(r"hands\[(\d+)\]")
+
+
+@dataclass
+class SideSummary:
+    name: str
+    players: list[str]
+    total: int
+    to_target: int
+    minimum: int | None
+    winner: bool = False
+
+
+@dataclass
+class Row:
+    number: int
+    cells: list[tuple[int, int]]
+    parts: list[list[tuple[str, int]]]
+    notes: list[str]
+    ending: str
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Sheet:
+    match: Match
+    sides: list[SideSummary]
+    rows: list[Row]
+    start_scores: list[int] | None
+    banner: str | None
+    banner_kind: str | None
+    dealer: str | None
+    has_minimum: bool
+    warnings: list[str]
+
+
+def build(scored: Scored) -> Sheet:
+    """The planilla of a scored match."""
+    match, game, score = scored.match, scored.game, scored.score
+    target = game.rules.target
+    sides = [
+        SideSummary(
+            name=info.name,
+            players=list(info.players),
+            total=total,
+            to_target=max(target - total, 0),
+            minimum=minimum,
+            winner=score.finished and score.winner in (None, index) and total == max(score.totals),
+        )
+        for index, (info, total, minimum) in enumerate(
+            zip(game.sides, score.totals, score.opening_minimum, strict=True)
+        )
+    ]
+    rows = [hand_row(game, number, hand) for number, hand in enumerate(score.hands, start=1)]
+    general = []
+    for problem in score.warnings:
+        found = HAND_PATH.match(problem.path)
+        if found and int(found[1]) < len(rows):
+            rows[int(found[1])].warnings.append(labels.problem_text(problem))
+        else:
+            general.append(labels.problem_text(problem))
+    kind, banner = result_banner(match, game, score, sides)
+    return Sheet(
+        match=match,
+        sides=sides,
+        rows=rows,
+        start_scores=list(game.start_scores) if any(game.start_scores) else None,
+        banner=banner,
+        banner_kind=kind,
+        dealer=None if score.finished else next_dealer(match, len(score.hands)),
+        has_minimum=game.rules.brackets is not None,
+        warnings=general,
+    )
+
+
+def hand_row(game: Any, number: int, hand: Any) -> Row:
+    inputs = game.hands[number - 1]
+    parts = [
+        [(labels.label(labels.PARTS, name), value) for name, value in side_breakdown(side)]
+        for side in hand.sides
+    ]
+    notes = [
+        f"{info.name}: {side.get('adjustment_note')}"
+        for info, side in zip(game.sides, inputs.sides, strict=True)
+        if side.get("adjustment_note")
+    ]
+    if inputs.note:
+        notes.append(inputs.note)
+    if inputs.closer is None:
+        ending = gettext("Nobody went out: the stock ran out.")
+    elif inputs.details.get("concealed") or inputs.details.get("concealed_kind"):
+        ending = gettext("%(side)s went out concealed.", side=game.sides[inputs.closer].name)
+    else:
+        ending = gettext("%(side)s went out.", side=game.sides[inputs.closer].name)
+    cells = [(side.score, side.total) for side in hand.sides]
+    return Row(number, cells, parts, notes, ending)
+
+
+def side_breakdown(side: Any) -> list[tuple[str, int]]:
+    """The parts worth showing: zeros only for the always-present table and hand."""
+    return [
+        (name, value)
+        for name, value in side.breakdown.items()
+        if value or name in ("canastas", "table", "hand")
+    ]
+
+
+def result_banner(match: Match, game: Any, score: Any, sides: list[SideSummary]) -> tuple:
+    """The end of the game, told per the match's tie policy."""
+    if score.finished and score.winner is not None:
+        return "winner", gettext("%(side)s won!", side=game.sides[score.winner].name)
+    if score.finished:
+        names = " · ".join(side.name for side in sides if side.winner)
+        return "winner", gettext("Shared win: %(sides)s", sides=names)
+    top = max(score.totals)
+    if top >= game.rules.target:
+        return "tie", gettext("Tie at the top: another hand is played.")
+    if match.abandoned:
+        return "abandoned", gettext("This match was left unfinished.")
+    return None, None
+
+
+def next_dealer(match: Match, hands_played: int) -> str | None:
+    """Who deals the next hand, when the first dealer and every seat are known."""
+    layout = LAYOUTS[match.layout]
+    seats = layout.sides * layout.players_per_side
+    if match.first_dealer is None or not 0 <= match.first_dealer < seats:
+        return None
+    seat = (match.first_dealer + hands_played) % seats
+    side = match.sides[seat % layout.sides]
+    if layout.individual:
+        return side.name
+    by_seat = {s.seat: s.player.name for s in side.seats}
+    if seat not in by_seat:
+        return None
+    return f"{by_seat[seat]} ({side.name})"
+
+
+def form_defaults() -> dict[str, Any]:
+    """What the new-match page's script needs to follow a change of variant or layout."""
+    return {
+        "variants": {
+            variant["name"]: {
+                "layouts": variant["layouts"],
+                "options": [option["name"] for option in variant["options"]],
+            }
+            for variant in describe_variants()
+        },
+        "layouts": {
+            name: {
+                "sides": layout.sides,
+                "players": layout.players_per_side,
+                "names": default_side_names(name),
+            }
+            for name, layout in LAYOUTS.items()
+        },
+    }

@@ -1,0 +1,177 @@
+"""Home, new match, the match page (the planilla) and the match file download/upload."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint
+from flask import Response
+from flask import abort
+from flask import current_app
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
+from flask_babel import gettext
+from werkzeug.routing import BuildError
+from werkzeug.wrappers import Response as BaseResponse
+
+from anotador import labels
+from anotador import operations
+from anotador import planilla
+from anotador.forms import NewMatchForm
+from anotador.forms import UploadForm
+from anotador.forms import field_for_path
+from anotador.models import Match
+from anotador.rules import Problem
+from anotador.rules import describe_variants
+from anotador.rules import parse_json
+from anotador.rules import validate_match
+from anotador.rules.variant import LAYOUTS
+
+bp = Blueprint("matches", __name__)
+
+
+@bp.app_template_global()
+def optional_url(endpoint: str, **values: Any) -> str | None:
+    """``url_for`` for an endpoint another part of the app may not have registered yet."""
+    if endpoint not in current_app.view_functions:
+        return None
+    try:
+        return url_for(endpoint, **values)
+    except BuildError:
+        return None
+
+
+@bp.app_template_filter("points")
+def points(value: int, signed: bool = False) -> str:
+    """A score with thin spaces between thousands ("12 000"), a real minus, "+" if asked."""
+    text = f"{abs(value):,}".replace(",", "\u202f")
+    if value < 0:
+        return "\u2212" + text
+    return ("+" + text) if signed and value > 0 else text
+
+
+@bp.app_context_processor
+def label_tables() -> dict[str, Any]:
+    return {"labels": labels}
+
+
+@bp.get("/")
+def index() -> str:
+    """Ongoing matches first, then the recent finished ones, and the match-file upload."""
+    return render_home(UploadForm())
+
+
+def render_home(upload: UploadForm, problems: list[Problem] = (), status: int = 200) -> Any:
+    page = render_template(
+        "matches/index.html",
+        ongoing=operations.ongoing_matches(),
+        finished=operations.recent_finished_matches(),
+        upload=upload,
+        problems=problems,
+    )
+    return page, status
+
+
+@bp.post("/partidas/importar")
+def import_match() -> Any:
+    """Store an uploaded match file as a new match (hands included)."""
+    upload = UploadForm()
+    if not upload.validate_on_submit():
+        return render_home(upload, status=400)
+    raw = upload.file.data.read()
+    document, problems = parse_json(raw)
+    if problems:
+        return render_home(upload, problems, status=400)
+    match, problems = operations.create_match(document)
+    if match is None:
+        return render_home(upload, problems, status=422)
+    flash(gettext("Match imported."), "success")
+    return redirect(url_for(".show", match_id=match.id), 303)
+
+
+@bp.route("/partidas/nueva", methods=["GET", "POST"])
+def new() -> Any:
+    """One screen; the default match is two taps away: open, "Empezar"."""
+    form = NewMatchForm()
+    if request.method == "GET" or form.apply.data:
+        form.fill_defaults()
+        return render_new(form)
+    if not form.validate_on_submit():
+        return render_new(form, status=400)
+    document, number_errors, dealer = form.document()
+    if number_errors:
+        problems = validate_match(document)
+        return render_new(form, problems, number_errors, status=422)
+    match, problems = operations.create_match(document, first_dealer=dealer)
+    if match is None:
+        return render_new(form, problems, status=422)
+    return redirect(url_for(".show", match_id=match.id), 303)
+
+
+def render_new(
+    form: NewMatchForm,
+    problems: list[Problem] = (),
+    field_errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> Any:
+    """The form, every problem next to its field (the rest at the top)."""
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    for name, message in (field_errors or {}).items():
+        errors.setdefault(name, []).append(message)
+    layout = LAYOUTS.get(form.layout.data) if isinstance(form.layout.data, str) else None
+    for problem in problems:
+        if problem.severity != "error":
+            continue
+        name = field_for_path(problem.path, form.variant.data, bool(layout and layout.individual))
+        if name is not None and name in form:
+            errors.setdefault(name, []).append(labels.problem_text(problem))
+        else:
+            general.append(labels.problem_text(problem))
+    for name in form.errors:
+        errors.setdefault(name, []).extend(form.errors[name])
+    form.first_dealer.choices = form.seat_choices()
+    page = render_template(
+        "matches/new.html",
+        form=form,
+        errors=errors,
+        general=general,
+        variants=describe_variants(),
+        layouts=LAYOUTS,
+        suggestions=operations.recent_player_names(),
+        defaults=planilla.form_defaults(),
+        variant=form.variant_name(),
+        layout=form.layout_name(),
+    )
+    return page, status
+
+
+@bp.get("/partidas/<int:match_id>")
+def show(match_id: int) -> str:
+    """The planilla: totals, distance to the target, opening minimums, one row per hand."""
+    match = get_match(match_id)
+    scored = operations.score(match)
+    return render_template("matches/show.html", match=match, sheet=planilla.build(scored))
+
+
+@bp.get("/partidas/<int:match_id>/exportar")
+def export(match_id: int) -> BaseResponse:
+    """Download the match file."""
+    document = operations.export_document(get_match(match_id))
+    body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="partida-{match_id}.json"'},
+    )
+
+
+def get_match(match_id: int) -> Match:
+    match = operations.load_match(match_id)
+    if match is None:
+        abort(404)
+    return match

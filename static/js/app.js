@@ -1,0 +1,97 @@
+// Progressive: every page works without this file.
+"use strict";
+document.documentElement.classList.add("js");
+
+// Keep the screen awake on the match page while it is visible (where the browser allows it).
+(function keepAwake() {
+  if (!document.querySelector("[data-wake-lock]") || !("wakeLock" in navigator)) return;
+  const request = () => navigator.wakeLock.request("screen").catch(() => {});
+  request();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") request();
+  });
+})();
+
+// New match: a change of variant or players sets that choice's defaults in place.
+(function newMatch() {
+  const form = document.querySelector("form[data-new-match]");
+  const source = document.getElementById("match-defaults");
+  if (!form || !source) return;
+  const info = JSON.parse(source.textContent);
+  const all = (selector) => Array.from(form.querySelectorAll(selector));
+  const checked = (name) => (form.querySelector(`[name="${name}"]:checked`) || {}).value;
+  const defaultNames = new Set(Object.values(info.layouts).flatMap((layout) => layout.names));
+
+  function set(name, value) {
+    for (const input of all(`[name="${name}"]`)) {
+      if (input.type === "radio") input.checked = input.value === String(value);
+      else if (input.type === "checkbox") input.checked = Boolean(value);
+      else input.value = value === null || value === undefined ? "" : String(value);
+    }
+  }
+
+  function dealerChoices(shape) {
+    const select = form.querySelector('[name="first_dealer"]');
+    if (!select) return;
+    const keep = select.value;
+    const template = select.dataset.playerLabel || "%d";
+    while (select.options.length > 1) select.remove(1);
+    for (let seat = 0; seat < shape.sides * shape.players; seat += 1) {
+      const side = seat % shape.sides;
+      const index = Math.floor(seat / shape.sides);
+      const sideName = form.querySelector(`[name="side_${side}"]`).value.trim() || String(side + 1);
+      let text = sideName;
+      if (shape.players > 1) {
+        const player = form.querySelector(`[name="player_${side}_${index}"]`).value.trim();
+        text += ": " + (player || template.replace("%d", index + 1));
+      }
+      select.add(new Option(text, String(seat), false, String(seat) === keep));
+    }
+  }
+
+  function currentShape() {
+    return info.layouts[checked("layout")] || info.layouts["4p"];
+  }
+
+  function apply() {
+    const name = checked("variant");
+    const variant = info.variants[name];
+    if (!variant) return;
+    for (const radio of all('[name="layout"]')) radio.disabled = !(radio.value in variant.layouts);
+    let layout = checked("layout");
+    if (!(layout in variant.layouts)) {
+      layout = Object.keys(variant.layouts)[0];
+      set("layout", layout);
+    }
+    const defaults = variant.layouts[layout];
+    for (const key of ["target", "decks", "canastas_to_close", "tie", ...variant.options]) {
+      set(variant.options.includes(key) ? `${name}__${key}` : key, defaults[key]);
+    }
+    for (const box of all("[data-needs]")) box.hidden = !(box.dataset.needs in defaults);
+    for (const group of all("[data-options-for]")) {
+      group.hidden = group.disabled = group.dataset.optionsFor !== name;
+    }
+    const shape = info.layouts[layout];
+    for (const fieldset of all("[data-side]")) {
+      const side = Number(fieldset.dataset.side);
+      fieldset.hidden = side >= shape.sides;
+      const legend = fieldset.querySelector("legend");
+      legend.textContent = shape.players === 1 ? fieldset.dataset.labelPlayer : fieldset.dataset.labelSide;
+      const input = form.querySelector(`[name="side_${side}"]`);
+      const typed = input.value.trim();
+      if (side < shape.sides && (!typed || defaultNames.has(typed))) input.value = shape.names[side];
+      for (const slot of fieldset.querySelectorAll("[data-player]")) {
+        slot.hidden = shape.players === 1 || Number(slot.dataset.player) >= shape.players;
+      }
+    }
+    for (const slot of all("[data-start]")) slot.hidden = Number(slot.dataset.start) >= shape.sides;
+    dealerChoices(shape);
+  }
+
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "variant" || event.target.name === "layout") apply();
+  });
+  form.addEventListener("input", (event) => {
+    if (/^(side|player)_/.test(event.target.name)) dealerChoices(currentShape());
+  });
+})();
