@@ -176,6 +176,8 @@
 
   form.addEventListener("input", schedule);
   form.addEventListener("change", schedule);
+  // A corrected hand, or a form shown again, is previewed right away.
+  if (form.querySelector('input[name="closer"]:checked')) preview();
 
   // One save per tap: later taps (and Enter) are ignored while the first one is on its way.
   var sent = false;
