@@ -82,6 +82,59 @@ def score(file: str) -> None:
 
 
 @main.command()
+@click.argument("file")
+@click.option("-o", "--output", required=True, help="Where to write the PDF.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--lang", type=click.Choice(["es", "en", "it"]), default="es", show_default=True)
+def sheet(file: str, output: str, paper: str, lang: str) -> None:
+    """Print the match file FILE ('-' for standard input) as a PDF score sheet."""
+    from anotador.rules import parse_json
+    from anotador.rules import read_match
+    from anotador.rules import score_match
+
+    document, problems = parse_json(read_input(file))
+    game = None
+    if not problems:
+        game, problems = read_match(document)
+    if game is None:
+        fail([f"{p.path}: {p.message}" for p in problems if p.severity == "error"])
+    assert game is not None
+    from anotador.sheets import render_match_sheet
+
+    write_pdf(output, render_match_sheet(game, score_match(game), paper=paper, lang=lang))
+
+
+@main.command()
+@click.option("--variant", required=True, help="uruguaya, classic, canastone or real.")
+@click.option("--layout", required=True, help="2p, 3p, 4p, 6p-3x2 or 6p-2x3.")
+@click.option("--target", type=int, help="Points to play to (default: the variant's).")
+@click.option("--lang", type=click.Choice(["es", "en", "it"]), default="es", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("-o", "--output", required=True, help="Where to write the PDF.")
+def blank(
+    variant: str, layout: str, target: int | None, lang: str, paper: str, output: str
+) -> None:
+    """Print a blank score sheet for VARIANT and LAYOUT, with its values for reference."""
+    from anotador.rules import InvalidInput
+    from anotador.sheets import render_blank_sheet
+
+    try:
+        pdf = render_blank_sheet(variant, layout, target, lang, paper=paper)
+    except InvalidInput as error:
+        fail([f"{p.path}: {p.message}" for p in error.problems])
+        raise  # unreachable: fail() exits
+    write_pdf(output, pdf)
+
+
+def write_pdf(output: str, pdf: bytes) -> None:
+    try:
+        Path(output).write_bytes(pdf)
+    except OSError as error:
+        fail([f"$: cannot write {output}: {error.strerror or error}"])
+    click.echo(f"{output}: {len(pdf)} bytes")
+
+
+@main.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def variants(as_json: bool) -> None:
     """List the variants with their layouts, defaults and options."""

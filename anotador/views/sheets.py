@@ -1,0 +1,133 @@
+"""Printed score sheets as PDF downloads: a match's planilla and blank planillas.
+
+A sheet depends only on its match's content, the paper and the language, so the rendered
+PDF is kept in a small in-process cache under that key and served with the key as ETag:
+a repeated download of an unchanged match costs one query and a hash, and a browser that
+already has it gets a 304.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Mapping
+
+from flask import Blueprint
+from flask import Response
+from flask import abort
+from flask import current_app
+from flask import render_template
+from flask import request
+from flask_babel import get_locale
+from flask_babel import gettext
+
+from anotador import operations
+from anotador import rules
+from anotador import sheets
+from anotador.errors import render_error
+from anotador.i18n import problem_message
+
+bp = Blueprint("sheets", __name__)
+
+#: The ``papel`` parameter: Spanish and English names of each paper size.
+PAPERS = {"a4": "A4", "carta": "letter", "letter": "letter"}
+
+
+class BadParameter(Exception):
+    """A query parameter the sheet cannot be drawn with; the message is translated."""
+
+
+def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
+    paper = args.get("papel", "a4").strip().lower()
+    if paper not in PAPERS:
+        raise BadParameter(gettext("Unknown paper size: use a4 or carta."))
+    lang = args.get("idioma", "").strip().lower() or str(get_locale() or sheets.LANGUAGES[0])
+    if lang not in sheets.LANGUAGES:
+        raise BadParameter(gettext("Unknown language: use es, en or it."))
+    return PAPERS[paper], lang
+
+
+def pdf_response(key: str, filename: str, render: Callable[[], bytes]) -> Response:
+    """The PDF under ``key``: 304 when the browser has it, from the cache, or rendered."""
+    etag = key[:40]
+    if etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        cache = sheets.cache_for(current_app)
+        pdf = cache.get(key)
+        if pdf is None:
+            pdf = render()
+            cache.put(key, pdf)
+        response = Response(pdf, mimetype="application/pdf")
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.set_etag(etag)
+    # Revalidate every time: an edited hand changes the sheet, and the ETag with it.
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/partidas/<int:match_id>/planilla.pdf")
+def match_sheet(match_id: int) -> Response | tuple[str, int]:
+    """The match's score sheet (``?papel=a4|carta``, ``?idioma=es|en|it``)."""
+    try:
+        paper, lang = paper_and_lang(request.args)
+    except BadParameter as error:
+        return render_error(400, str(error))
+    match = operations.load_match(match_id)
+    if match is None:
+        abort(404)
+    key = sheets.sheet_key(operations.match_document(match), "match", paper, lang)
+
+    def render() -> bytes:
+        scored = operations.score(match)
+        return sheets.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
+
+    try:
+        return pdf_response(key, f"planilla-{match_id}.pdf", render)
+    except operations.StoredMatchInvalid:
+        return render_error(400, gettext("This match's stored hands no longer pass the rules."))
+
+
+@bp.get("/planillas/en-blanco")
+def blank_sheet() -> Response | tuple[str, int] | str:
+    """With ``variante`` and ``disposicion``: a blank sheet as PDF; without: the form."""
+    if "variante" not in request.args:
+        return render_template("sheets/blank_form.html", **form_context())
+    try:
+        variant, layout, target = blank_parameters(request.args)
+        paper, lang = paper_and_lang(request.args)
+        rules.make_rules(variant, layout, {} if target is None else {"target": target})
+    except BadParameter as error:
+        return render_template("sheets/blank_form.html", error=str(error), **form_context()), 400
+    except rules.InvalidInput as error:
+        message = "; ".join(problem_message(problem) for problem in error.problems)
+        return render_template("sheets/blank_form.html", error=message, **form_context()), 400
+    key = sheets.sheet_key({"blank": [variant, layout, target]}, "blank", paper, lang)
+    filename = f"planilla-{variant}-{layout}.pdf"
+    return pdf_response(
+        key, filename, lambda: sheets.render_blank_sheet(variant, layout, target, lang, paper=paper)
+    )
+
+
+def blank_parameters(args: Mapping[str, str]) -> tuple[str, str, int | None]:
+    variant = args.get("variante", "").strip()
+    if variant not in rules.VARIANTS:
+        raise BadParameter(gettext("Choose one of the variants in the list."))
+    layout = args.get("disposicion", "").strip()
+    if layout not in rules.get_variant(variant).layouts:
+        raise BadParameter(gettext("This variant is not played with that layout."))
+    raw_target = args.get("objetivo", "").strip()
+    if not raw_target:
+        return variant, layout, None
+    if not raw_target.isdigit() or len(raw_target) > 7:
+        raise BadParameter(gettext("The target must be a whole number of points."))
+    return variant, layout, int(raw_target)
+
+
+def form_context() -> dict[str, object]:
+    return {
+        "variants": [(name, gettext(sheets.VARIANT_NAMES[name])) for name in rules.VARIANTS],
+        "layouts": [(name, gettext(label)) for name, label in sheets.LAYOUT_NAMES.items()],
+        "languages": [("es", "Español"), ("en", "English"), ("it", "Italiano")],
+        "args": request.args,
+        "current_lang": str(get_locale() or sheets.LANGUAGES[0]),
+    }
