@@ -73,7 +73,8 @@ def build(scored: Scored) -> Sheet:
             zip(game.sides, score.totals, score.opening_minimum, strict=True)
         )
     ]
-    rows = [hand_row(game, number, hand) for number, hand in enumerate(score.hands, start=1)]
+    words = Words.current()
+    rows = [hand_row(game, number, hand, words) for number, hand in enumerate(score.hands, start=1)]
     general = []
     for problem in score.warnings:
         found = HAND_PATH.match(problem.path)
@@ -95,10 +96,29 @@ def build(scored: Scored) -> Sheet:
     )
 
 
-def hand_row(game: Any, number: int, hand: Any) -> Row:
+@dataclass(frozen=True)
+class Words:
+    """The words every row repeats, translated once per page (not once per row)."""
+
+    parts: dict[str, str]
+    stock_out: str
+    went_out: str
+    went_out_concealed: str
+
+    @classmethod
+    def current(cls) -> Words:
+        return cls(
+            parts={name: str(label) for name, label in labels.PARTS.items()},
+            stock_out=gettext("Nobody went out: the stock ran out."),
+            went_out=gettext("%(side)s went out."),
+            went_out_concealed=gettext("%(side)s went out concealed."),
+        )
+
+
+def hand_row(game: Any, number: int, hand: Any, words: Words) -> Row:
     inputs = game.hands[number - 1]
     parts = [
-        [(labels.label(labels.PARTS, name), value) for name, value in side_breakdown(side)]
+        [(words.parts.get(name, name), value) for name, value in side_breakdown(side)]
         for side in hand.sides
     ]
     notes = [
@@ -109,11 +129,11 @@ def hand_row(game: Any, number: int, hand: Any) -> Row:
     if inputs.note:
         notes.append(inputs.note)
     if inputs.closer is None:
-        ending = gettext("Nobody went out: the stock ran out.")
+        ending = words.stock_out
     elif inputs.details.get("concealed") or inputs.details.get("concealed_kind"):
-        ending = gettext("%(side)s went out concealed.", side=game.sides[inputs.closer].name)
+        ending = words.went_out_concealed % {"side": game.sides[inputs.closer].name}
     else:
-        ending = gettext("%(side)s went out.", side=game.sides[inputs.closer].name)
+        ending = words.went_out % {"side": game.sides[inputs.closer].name}
     cells = [(side.score, side.total) for side in hand.sides]
     return Row(number, cells, parts, notes, ending)
 

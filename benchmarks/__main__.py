@@ -4,7 +4,7 @@ import importlib
 import sys
 
 # Each module has run() -> list[str]; add yours here.
-MODULES = ["benchmarks.rules", "benchmarks.hand_page"]
+MODULES = ["benchmarks.rules", "benchmarks.hand_page", "benchmarks.web"]
 
 for name in sys.argv[1:] or MODULES:
     for line in importlib.import_module(name).run():
