@@ -15,6 +15,7 @@ from anotador.views import history
 from anotador.views import main
 from anotador.views import matches
 from anotador.views import players
+from anotador.views import sheets
 
 
 def create_app(
@@ -48,6 +49,7 @@ def create_app(
     extensions.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(sheets.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     errors.register_error_handlers(app)
