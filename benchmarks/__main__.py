@@ -4,7 +4,7 @@ import importlib
 import sys
 
 # Each module has run() -> list[str]; add yours here.
-MODULES = ["benchmarks.rules", "benchmarks.hand_page", "benchmarks.web"]
+MODULES = ["benchmarks.rules", "benchmarks.hand_page", "benchmarks.web", "benchmarks.sheets"]
 
 for name in sys.argv[1:] or MODULES:
     for line in importlib.import_module(name).run():
