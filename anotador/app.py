@@ -11,6 +11,7 @@ from anotador import config
 from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador.views import hands
 from anotador.views import history
 from anotador.views import main
 from anotador.views import matches
@@ -49,6 +50,7 @@ def create_app(
     extensions.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(hands.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
