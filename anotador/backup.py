@@ -31,7 +31,9 @@ from anotador import operations
 from anotador import rules
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.models import Player
 from anotador.models import Side
+from anotador.models import name_key
 
 BACKUP_FORMAT = "anotador-backup/1"
 MATCH_FORMAT = "anotador-match/1"
@@ -208,17 +210,23 @@ def import_stream(stream: IO[bytes], batch: int = 200) -> ImportReport:
         new = [h for *_, h in pending if h not in before]
         for content, match_id in existing(new):
             before.setdefault(content, []).append(match_id)
-        for number, _, document, content in pending:
-            copies = before.setdefault(content, [])
-            if used[content] < len(copies):
-                report.skipped.append(copies[used[content]])
-                used[content] += 1
-                continue
-            match, problems = operations.create_match(document, commit=False)
-            if match is None:  # pragma: no cover - the document was read just before
-                report.invalid.append((number, [p.message for p in problems]))
-            else:
-                report.created.append(match.id)
+        register_players(document for *_, document, _ in pending)
+        created = []
+        # One flush per batch: the unit of work then inserts each table's rows together.
+        with db.session.no_autoflush:
+            for number, _, document, content in pending:
+                copies = before.setdefault(content, [])
+                if used[content] < len(copies):
+                    report.skipped.append(copies[used[content]])
+                    used[content] += 1
+                    continue
+                match, problems = operations.create_match(document, commit=False)
+                if match is None:  # pragma: no cover - the document was read just before
+                    report.invalid.append((number, [p.message for p in problems]))
+                else:
+                    created.append(match)
+        db.session.flush()
+        report.created += [match.id for match in created]
         db.session.commit()
         db.session.expunge_all()
         pending.clear()
@@ -234,6 +242,24 @@ def import_stream(stream: IO[bytes], batch: int = 200) -> ImportReport:
             flush()
     flush()
     return report
+
+
+def register_players(documents: Iterable[dict[str, Any]]) -> None:
+    """Add the batch's new players in one go (the first spelling of a name wins, as when
+    matches are created one by one), so creating its matches needs no flush per player."""
+    names: dict[str, str] = {}
+    for document in documents:
+        for side in document["sides"]:
+            for name in side["players"]:
+                clean = " ".join(name.split())
+                names.setdefault(name_key(clean), clean)
+    if not names:
+        return
+    known = set(db.session.scalars(sa.select(Player.name_key).where(Player.name_key.in_(names))))
+    db.session.add_all(
+        Player(name=name, name_key=key) for key, name in names.items() if key not in known
+    )
+    db.session.flush()
 
 
 def read_game(raw: object) -> tuple[rules.Match | None, list[rules.Problem]]:

@@ -121,8 +121,8 @@ def create_match(
 ) -> tuple[Match | None, list[rules.Problem]]:
     """Store a new match from a match document (the new-match form builds one; imports
     bring one). Hands in the document are stored too. Returns the match, or None and the
-    problems when the document is not valid. ``commit=False`` only flushes (bulk imports
-    commit a batch at a time)."""
+    problems when the document is not valid. ``commit=False`` leaves the new match pending
+    in the session (bulk imports flush and commit a batch at a time)."""
     game, problems = rules.read_match(document)
     if game is None:
         return None, problems
@@ -153,8 +153,6 @@ def create_match(
     refresh_summary(match, rules.score_match(game))
     if commit:
         db.session.commit()
-    else:
-        db.session.flush()
     return match, problems
 
 

@@ -4,7 +4,13 @@ import importlib
 import sys
 
 # Each module has run() -> list[str]; add yours here.
-MODULES = ["benchmarks.rules", "benchmarks.hand_page", "benchmarks.web", "benchmarks.sheets"]
+MODULES = [
+    "benchmarks.rules",
+    "benchmarks.hand_page",
+    "benchmarks.web",
+    "benchmarks.sheets",
+    "benchmarks.history",
+]
 
 for name in sys.argv[1:] or MODULES:
     for line in importlib.import_module(name).run():

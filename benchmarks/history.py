@@ -1,0 +1,179 @@
+"""History, statistics and backup figures on seeded databases (``make bench``).
+
+The history pages and a player's statistics page are timed through the test client on a
+small and a large seeded SQLite database in the same run. The large one has
+``ANOTADOR_BENCH_MATCHES`` matches (default 20,000 so a routine run takes about a minute;
+set it to 100000 for the figures the issue asks for). Export and import of
+``ANOTADOR_BENCH_BACKUP`` matches (default 10,000) report seconds and peak Python memory
+(tracemalloc, measured in a second pass so it does not slow the timed one).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import sqlalchemy as sa
+from flask import Flask
+
+from anotador import backup
+from anotador import create_app
+from anotador import demo
+from anotador import history
+from anotador.extensions import db
+from anotador.models import Player
+from anotador.models import Seat
+
+SMALL = 100
+PAGE = 500
+RUNS = 9
+
+
+def make_app(folder: Path, name: str) -> Flask:
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / name}"},
+        instance_path=folder / "instance",
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def best_ms(action: Callable[[], Any]) -> float:
+    """The fastest of a few runs: the least disturbed by whatever else the machine does."""
+    action()  # warm up
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return 1000 * min(times)
+
+
+def get(app: Flask, url: str) -> Callable[[], None]:
+    client = app.test_client()
+
+    def fetch() -> None:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    return fetch
+
+
+def typical_player(app: Flask) -> tuple[int, int]:
+    """The player with the median number of matches, and that number."""
+    with app.app_context():
+        counts = db.session.execute(
+            sa.select(Seat.player_id, sa.func.count())
+            .group_by(Seat.player_id)
+            .order_by(sa.func.count(), Seat.player_id)
+        ).all()
+        player_id, matches = counts[len(counts) // 2]
+        assert db.session.get(Player, player_id) is not None
+        return player_id, matches
+
+
+def seed(app: Flask, count: int) -> float:
+    with app.app_context():
+        started = time.perf_counter()
+        demo.seed(count, seed_value=1)
+        return time.perf_counter() - started
+
+
+def page_figures(app: Flask, count: int) -> dict[str, Any]:
+    with app.app_context():
+        offset = min(PAGE - 1, (count - 1) // history.PAGE_SIZE) * history.PAGE_SIZE
+        cursor = history.cursor_at(history.Filters(), offset)
+    deep = f"/historial?despues={history.encode_cursor(cursor)}" if cursor else "/historial"
+    player_id, matches = typical_player(app)
+    return {
+        "deep_page": offset // history.PAGE_SIZE + 1,
+        "first_ms": best_ms(get(app, "/historial")),
+        "deep_ms": best_ms(get(app, deep)),
+        "filtered_ms": best_ms(get(app, "/historial?estado=finished&variante=uruguaya")),
+        "stats_ms": best_ms(get(app, f"/jugadores/{player_id}")),
+        "player_matches": matches,
+    }
+
+
+def backup_figures(folder: Path, count: int) -> list[str]:
+    source = make_app(folder, "export.sqlite3")
+    with source.app_context():
+        demo.seed(count, seed_value=2)
+    target = folder / "backup.jsonl"
+
+    def export() -> None:
+        with source.app_context(), target.open("w", encoding="utf-8") as file:
+            file.writelines(backup.export_lines())
+
+    def restore(name: str) -> backup.ImportReport:
+        app = make_app(folder, name)
+        with app.app_context(), target.open("rb") as file:
+            return backup.import_stream(file)
+
+    export_s, _ = timed(export)
+    import_s, report = timed(lambda: restore("import.sqlite3"))
+    assert len(report.created) == count, report.summary()
+    export_peak = peak(export)
+    import_peak = peak(lambda: restore("import2.sqlite3"))
+    size = target.stat().st_size / 1e6
+    return [
+        f"history: export {count} matches: {export_s:.1f} s, peak {export_peak:.1f} MB "
+        f"(file {size:.1f} MB)",
+        f"history: import {count} matches: {import_s:.1f} s, peak {import_peak:.1f} MB",
+    ]
+
+
+def timed(action: Callable[[], Any]) -> tuple[float, Any]:
+    started = time.perf_counter()
+    result = action()
+    return time.perf_counter() - started, result
+
+
+def peak(action: Callable[[], Any]) -> float:
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def run() -> list[str]:
+    large = int(os.environ.get("ANOTADOR_BENCH_MATCHES", "20000"))
+    backup_count = int(os.environ.get("ANOTADOR_BENCH_BACKUP", "10000"))
+    lines = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        small_app, large_app = make_app(folder, "small.sqlite3"), make_app(folder, "large.sqlite3")
+        seed(small_app, SMALL)
+        lines.append(f"history: seed-demo {large} matches: {seed(large_app, large):.1f} s")
+        small, big = page_figures(small_app, SMALL), page_figures(large_app, large)
+        for key, label, target in (
+            ("first_ms", "first history page", 2),
+            ("deep_ms", f"history page {big['deep_page']} (small: {small['deep_page']})", 2),
+            ("filtered_ms", "first page, status+variant filter", 2),
+            ("stats_ms", "player statistics page", 3),
+        ):
+            ratio = big[key] / small[key]
+            verdict = "ok" if ratio <= target else "OVER"
+            lines.append(
+                f"history: {label}: {small[key]:.1f} ms at {SMALL} matches, "
+                f"{big[key]:.1f} ms at {large} ({ratio:.2f}x, target <= {target}x: {verdict})"
+            )
+        lines.append(
+            f"history: the statistics player played {small['player_matches']} matches "
+            f"(small) and {big['player_matches']} (large)"
+        )
+        lines += backup_figures(folder, backup_count)
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(run()))
