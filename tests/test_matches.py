@@ -354,6 +354,25 @@ def test_planilla_statements_do_not_grow_with_hands(app: Flask, client: FlaskCli
     assert len(for_one) == len(for_forty)
 
 
+def test_undo_from_the_planilla_removes_the_last_hand(app: Flask, client: FlaskClient) -> None:
+    if "hands.undo" not in app.view_functions:
+        pytest.skip("the hands blueprint is not registered")
+    match_id = create(app, document(start_scores=[1200, 2700]))
+    record(app, match_id, E1_HAND)
+    record(app, match_id, quiet_hand())
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="([^"]+/deshacer)">(.*?)</form>', page, re.S)
+    assert form is not None
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form[2]))
+
+    response = client.post(form[1], data=fields)
+
+    assert response.status_code in (302, 303)
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    assert 'data-total="3460"' in page
+    assert page.count('class="hand"') == 1
+
+
 @pytest.mark.parametrize("path", ["/partidas/9999", "/partidas/9999/exportar", "/partidas/x"])
 def test_unknown_match_is_a_friendly_404(client: FlaskClient, path: str) -> None:
     response = client.get(path)
