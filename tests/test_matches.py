@@ -490,3 +490,20 @@ def test_catalog_is_complete(lang: str) -> None:
     ]
     assert untranslated == []
     assert set(MESSAGES.values()) <= {message.id for message in catalog}
+
+
+def test_catalogs_hold_every_string_of_the_sources() -> None:
+    """A new ``_()`` anywhere fails here until `make update-translations` brings it in."""
+    from babel.messages.extract import DEFAULT_KEYWORDS
+    from babel.messages.extract import extract_from_dir
+
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "lazy_gettext": None, "_l": None}
+    methods = [("anotador/**.py", "python"), ("templates/**.html", "jinja2")]
+    found = {
+        message
+        for _, _, message, _, _ in extract_from_dir(ROOT, methods, keywords=keywords)
+        if message
+    }
+    with (ROOT / "anotador/translations/es/LC_MESSAGES/messages.po").open("rb") as source:
+        catalog = {message.id for message in read_po(source, locale="es") if message.id}
+    assert sorted(found - catalog, key=str) == []
