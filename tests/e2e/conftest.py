@@ -1,0 +1,182 @@
+"""Browser tests: the real app served on 127.0.0.1, driven by Debian's Chromium as a phone.
+
+One live server for the whole session (its own temporary SQLite database, migrated with
+Flask-Migrate, CSRF on as in production) and a fresh phone-sized browser context per test,
+through pytest-playwright's ``page`` fixture. Every test module is marked ``browser``.
+
+Screenshots of each step go to ``artifacts/e2e/`` (emptied at the start of the session).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import pytest
+from flask import Flask
+from flask import got_request_exception
+from phone import Shot
+from phone import Table
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from werkzeug.serving import make_server
+
+from anotador import create_app
+from anotador.extensions import db
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "es-AR",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last: the quick test-client suite reports first."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+class LiveServer:
+    """The app in a background thread; ``errors`` collects every exception a request raised."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.errors: list[BaseException] = []
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        got_request_exception.connect(self._record, app, weak=False)
+
+    def _record(self, sender: Flask, exception: BaseException, **extra: Any) -> None:
+        self.errors.append(exception)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app from ``create_app`` on a fresh migrated SQLite file, CSRF on.
+
+    Always SQLite, even when ``DATABASE_URL`` is set: the browser tests check the screens,
+    the PostgreSQL pass of the test-client suite checks the database.
+    """
+    folder = tmp_path_factory.mktemp("live")
+    app = create_app(
+        {
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'e2e.sqlite3'}",
+            "WTF_CSRF_ENABLED": True,
+        },
+        instance_path=folder / "instance",
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    server = LiveServer(app)
+    server.start()
+    yield server
+    server.stop()
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium (Playwright cannot download its own browsers here)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: install it with `apt-get install chromium`")
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": LAUNCH_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: LiveServer) -> str:
+    """Relative URLs in ``page.goto`` go to the live server (replaces pytest-base-url's)."""
+    return live_server.url
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A phone held in Argentina: 390×844 at 3×, touch, Spanish (es-AR)."""
+    return {**browser_context_args, **PHONE}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fresh_artifacts() -> None:
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+
+def prepare(page: Page) -> None:
+    """Fail fast: 10 s for an action instead of 30 (expectations keep their 5 s)."""
+    page.set_default_timeout(10_000)
+
+
+@pytest.fixture
+def no_js_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    """The same phone with JavaScript off (every form must still work)."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    page = context.new_page()
+    prepare(page)
+    yield page
+    context.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_server_errors(live_server: LiveServer, page: Page) -> Iterator[None]:
+    """Fail a test whose requests raised on the server or whose page threw in JavaScript."""
+    page.set_default_timeout(10_000)
+
+    page_errors: list[str] = []
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+    live_server.errors.clear()
+    yield
+    assert not live_server.errors, f"the server raised: {live_server.errors!r}"
+    assert not page_errors, f"JavaScript errors on the page: {page_errors}"
+
+
+@pytest.fixture
+def shot(page: Page, request: pytest.FixtureRequest) -> Shot:
+    """``shot("name")`` saves a full-page screenshot as artifacts/e2e/<test>-<nn>-<name>.png."""
+    test = re.sub(r"[^\w-]+", "-", request.node.name).strip("-")
+    count = 0
+
+    def take(name: str) -> Path:
+        nonlocal count
+        count += 1
+        path = ARTIFACTS / f"{test}-{count:02d}-{name}.png"
+        page.screenshot(path=path, full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def table(page: Page, shot: Shot) -> Table:
+    return Table(page, shot)
