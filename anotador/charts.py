@@ -19,6 +19,7 @@ from anotador import stats
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 24
 # Distinguishable in both themes and for the common colour-vision deficiencies.
+MAX_POINTS = 300
 COLOURS = ("#0b72d9", "#e66100", "#1a9850", "#9b59b6")
 
 
@@ -131,7 +132,11 @@ def results_svg(results: Sequence[stats.ResultPoint]) -> Markup:
     """Wins minus losses over finished matches, oldest first; empty without any."""
     if not results:
         return Markup("")
-    series = [Series(_("Wins minus losses"), [0, *(point.balance for point in results)])]
+    balances = [0, *(point.balance for point in results)]
+    if len(balances) > MAX_POINTS:  # a few hundred points draw the same line, lighter
+        step = len(balances) / MAX_POINTS
+        balances = [balances[int(i * step)] for i in range(MAX_POINTS)] + [balances[-1]]
+    series = [Series(_("Wins minus losses"), balances)]
     title = _(
         "Wins minus losses after each finished match, from %(first)s to %(last)s.",
         first=results[0].played_on.strftime("%d/%m/%Y"),

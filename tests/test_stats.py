@@ -170,3 +170,20 @@ def test_empty_history():
 
 def test_name_keys_used_by_lookups():
     assert name_key("  José   PÉREZ ") == "jose perez"
+
+
+def test_charts_draw_each_side_and_the_target(app: Flask):
+    from anotador import charts
+    from anotador import rules
+
+    with app.test_request_context():
+        game, _ = rules.read_match(HISTORY[0])
+        svg = str(charts.match_progression_svg(game, rules.score_match(game)))
+        assert svg.count("<polyline") == 2
+        assert "Ana y Beto" in svg
+        assert "(1000)" in svg  # the target, in the chart's title
+        day = datetime.date(2024, 1, 1)
+        many = [stats.ResultPoint(n, day, n % 2 == 0, n % 7) for n in range(5000)]
+        points = str(charts.results_svg(many)).split('points="')[1].split('"')[0].split()
+        assert len(points) == charts.MAX_POINTS + 1
+        assert str(charts.results_svg([])) == ""
