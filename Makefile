@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app anotador
+AXE := tests/e2e/node_modules/axe-core/axe.min.js
 
 .PHONY: run test lint format bench clean translations extract update-translations
 
@@ -21,16 +22,26 @@ run: $(STAMP) translations
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
-## test: lint, then the whole test suite (on DATABASE_URL when set, else SQLite)
-test: lint translations
+## test: lint, then the whole test suite, browser tests included (on DATABASE_URL when set,
+## else SQLite; PYTEST_ARGS adds pytest options, e.g. PYTEST_ARGS='-m "not browser"')
+test: lint translations $(AXE)
 	@if [ -n "$${DATABASE_URL:-}" ]; then \
 		echo "make test: database = $$(printf '%s' "$$DATABASE_URL" | sed -E 's#://([^:/@]*):[^@]*@#://\1:***@#')"; \
 	else \
 		echo "make test: database = SQLite (a temporary file per test)"; \
 	fi
-	@status=0; $(BIN)/pytest || status=$$?; \
+	@status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; counted as success"; status=0; fi; \
 	exit $$status
+
+# axe-core for the browser tests' accessibility check, pinned by tests/e2e/package-lock.json.
+# Without npm the accessibility test is skipped (and says why); Chromium comes from apt.
+$(AXE): tests/e2e/package.json tests/e2e/package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "make: npm not found: the browser accessibility test will be skipped"; \
+	fi
 
 ## lint: ruff check and ruff format --check
 lint: $(STAMP)
@@ -69,5 +80,5 @@ bench: $(STAMP)
 
 ## clean: remove the venv, caches and build output (never instance/, which holds your data)
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results tests/e2e/node_modules artifacts/e2e
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
