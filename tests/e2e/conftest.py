@@ -163,15 +163,16 @@ def _no_server_errors(live_server: LiveServer, page: Page) -> Iterator[None]:
 
 @pytest.fixture
 def shot(page: Page, request: pytest.FixtureRequest) -> Shot:
-    """``shot("name")`` saves a full-page screenshot as artifacts/e2e/<test>-<nn>-<name>.png."""
+    """``shot("name")`` saves a full-page screenshot as artifacts/e2e/<test>-<nn>-<name>.png
+    (of the ``page`` fixture, or of the page given as ``of``)."""
     test = re.sub(r"[^\w-]+", "-", request.node.name).strip("-")
     count = 0
 
-    def take(name: str) -> Path:
+    def take(name: str, of: Page | None = None) -> Path:
         nonlocal count
         count += 1
         path = ARTIFACTS / f"{test}-{count:02d}-{name}.png"
-        page.screenshot(path=path, full_page=True)
+        (of or page).screenshot(path=path, full_page=True)
         return path
 
     return take

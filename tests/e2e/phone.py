@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 #: axe-core, installed by ``npm ci`` in this folder (``make test`` does it).
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 
-#: ``shot("name")`` saves a screenshot of the current step (see the ``shot`` fixture).
-Shot = Callable[[str], Path]
+#: ``shot("name", of=page)`` saves a screenshot of the current step (see the ``shot`` fixture).
+Shot = Callable[..., Path]
 
 
 def points(value: int, signed: bool = False) -> str:
@@ -30,7 +30,11 @@ class Table:
 
     def __init__(self, page: Page, shot: Shot) -> None:
         self.page = page
-        self.shot = shot
+        self._shot = shot
+
+    def shot(self, name: str) -> Path:
+        """A screenshot of this phone's current screen, in artifacts/e2e/."""
+        return self._shot(name, of=self.page)
 
     # The new-match form
 

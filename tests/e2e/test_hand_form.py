@@ -93,6 +93,7 @@ def test_a_retried_save_without_javascript_records_the_hand_once(
     table.new_match()
     table.open_new_hand()
     table.fill_hand("Ellos", {"Ellos": {"Limpias": 1, "Puntos en mesa": 120}})
+    table.shot("hand-form-without-js")
 
     sent: list[int] = []
 
