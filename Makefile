@@ -72,7 +72,7 @@ extract: $(STAMP)
 
 ## update-translations: add new strings to every catalog (then translate es and it, and run make test)
 update-translations: extract
-	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-location --no-wrap --ignore-obsolete
+	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --no-wrap --ignore-obsolete
 
 ## bench: run the benchmarks package
 bench: $(STAMP)
