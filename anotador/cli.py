@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 import click
+
+if TYPE_CHECKING:
+    from anotador.rules import Match
 
 INVALID_INPUT = 2
 
@@ -63,21 +67,29 @@ def read_input(file: str) -> bytes:
         raise  # unreachable: fail() exits
 
 
+def read_match_file(file: str) -> Match:
+    """The match in FILE, or exit 2 with one ``PATH: message`` line per problem."""
+    from anotador.rules import parse_json
+    from anotador.rules import read_match
+
+    document, problems = parse_json(read_input(file))
+    game = None
+    if not problems:
+        game, problems = read_match(document)
+    if game is None:
+        fail([f"{p.path}: {p.message}" for p in problems if p.severity == "error"])
+    assert game is not None
+    return game
+
+
 @main.command()
 @click.argument("file")
 def score(file: str) -> None:
     """Score the match file FILE ('-' for standard input) and print the result as JSON."""
-    from anotador.rules import parse_json
-    from anotador.rules import score_document
+    from anotador.rules import score_match
     from anotador.rules import scored_match_to_json
 
-    document, problems = parse_json(read_input(file))
-    scored = None
-    if not problems:
-        scored, problems = score_document(document)
-    if scored is None:
-        fail([f"{p.path}: {p.message}" for p in problems if p.severity == "error"])
-    assert scored is not None
+    scored = score_match(read_match_file(file))
     click.echo(json.dumps(scored_match_to_json(scored), ensure_ascii=False, indent=2))
 
 
@@ -88,19 +100,10 @@ def score(file: str) -> None:
 @click.option("--lang", type=click.Choice(["es", "en", "it"]), default="es", show_default=True)
 def sheet(file: str, output: str, paper: str, lang: str) -> None:
     """Print the match file FILE ('-' for standard input) as a PDF score sheet."""
-    from anotador.rules import parse_json
-    from anotador.rules import read_match
     from anotador.rules import score_match
-
-    document, problems = parse_json(read_input(file))
-    game = None
-    if not problems:
-        game, problems = read_match(document)
-    if game is None:
-        fail([f"{p.path}: {p.message}" for p in problems if p.severity == "error"])
-    assert game is not None
     from anotador.sheets import render_match_sheet
 
+    game = read_match_file(file)
     write_pdf(output, render_match_sheet(game, score_match(game), paper=paper, lang=lang))
 
 
