@@ -27,11 +27,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from anotador import bulk
 from anotador import operations
 from anotador import rules
 from anotador.extensions import db
+from anotador.models import Hand
 from anotador.models import Match
 from anotador.models import Player
+from anotador.models import Seat
 from anotador.models import Side
 from anotador.models import name_key
 
@@ -90,62 +93,161 @@ def match_file(match: Match) -> dict[str, Any]:
         return operations.match_document(match)
 
 
+@dataclass(frozen=True)
+class Stored:
+    """A stored match read as plain rows: no ORM objects, so a batch loads fast."""
+
+    row: sa.Row[Any]
+    sides: list[tuple[str, list[str]]]  # side name, player names in seat order
+    hands: list[dict[str, Any]]
+
+
+MATCH_COLUMNS = (
+    Match.id,
+    Match.variant,
+    Match.layout,
+    Match.settings,
+    Match.start_scores,
+    Match.title,
+    Match.notes,
+    Match.played_on,
+    Match.abandoned,
+    Match.status,
+    Match.totals,
+    Match.winner,
+    Match.hand_count,
+)
+
+
+def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stored]]:
+    """Every stored match by id, a batch at a time, in three statements per batch (matches;
+    sides with their seats' players; hands), keyset-paginated on the id."""
+    last = 0
+    while True:
+        rows = db.session.execute(
+            sa.select(*MATCH_COLUMNS).where(Match.id > last).order_by(Match.id).limit(batch)
+        ).all()
+        if not rows:
+            return
+        first, last = rows[0].id, rows[-1].id
+        sides: dict[int, list[tuple[str, list[str]]]] = {row.id: [] for row in rows}
+        statement = (
+            sa.select(Side.match_id, Side.id, Side.name, Player.name)
+            .outerjoin(Seat, Seat.side_id == Side.id)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .where(Side.match_id.between(first, last))
+            .order_by(Side.match_id, Side.position, Seat.seat)
+        )
+        previous = None
+        for match_id, side_id, side_name, player in db.session.execute(statement):
+            if side_id != previous:
+                sides[match_id].append((side_name, []))
+                previous = side_id
+            if player is not None:
+                sides[match_id][-1][1].append(player)
+        played: dict[int, list[dict[str, Any]]] = {row.id: [] for row in rows}
+        if hands:
+            statement = (
+                sa.select(Hand.match_id, Hand.inputs)
+                .where(Hand.match_id.between(first, last))
+                .order_by(Hand.match_id, Hand.number)
+            )
+            for match_id, inputs in db.session.execute(statement):
+                played[match_id].append(inputs)
+        yield [Stored(row, sides[row.id], played[row.id]) for row in rows]
+
+
+def stored_match_document(stored: Stored) -> dict[str, Any]:
+    """The match file of a stored match as it is stored (the shape of
+    :func:`anotador.operations.match_document`)."""
+    row = stored.row
+    document: dict[str, Any] = {
+        "format": MATCH_FORMAT,
+        "variant": row.variant,
+        "layout": row.layout,
+        "options": row.settings,
+        "sides": [{"name": name, "players": players} for name, players in stored.sides],
+        "start_scores": row.start_scores,
+        "hands": stored.hands,
+        "played_on": row.played_on.isoformat(),
+        "abandoned": row.abandoned,
+    }
+    if row.title:
+        document["title"] = row.title
+    if row.notes:
+        document["notes"] = row.notes
+    return document
+
+
+def export_file(stored: Stored) -> dict[str, Any]:
+    """What :func:`match_file` gives, read once by the engine (every default written out),
+    or the raw inputs if the engine no longer accepts them."""
+    document = stored_match_document(stored)
+    game, _ = rules.read_match(document)
+    return document if game is None else rules.match_to_document(game)
+
+
 def export_lines() -> Iterator[str]:
-    """The backup of every match, line by line."""
+    """The backup of every match: the header line, then a batch of lines at a time."""
     header = {
         "format": BACKUP_FORMAT,
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     yield json.dumps(header) + "\n"
-    for match in iter_matches():
-        yield json.dumps(match_file(match), ensure_ascii=False) + "\n"
+    for stored_batch in stored_batches():
+        yield "".join(
+            json.dumps(export_file(stored), ensure_ascii=False) + "\n" for stored in stored_batch
+        )
 
 
-def csv_row(match: Match) -> list[Any]:
-    row: list[Any] = [
-        match.id,
-        match.played_on.isoformat(),
-        match.variant,
-        match.layout,
-        match.status,
-        match.hand_count,
-        match.sides[match.winner].name if match.winner is not None else "",
+def csv_row(stored: Stored) -> list[Any]:
+    row = stored.row
+    sides = stored.sides
+    result: list[Any] = [
+        row.id,
+        row.played_on.isoformat(),
+        row.variant,
+        row.layout,
+        row.status,
+        row.hand_count,
+        sides[row.winner][0] if row.winner is not None and row.winner < len(sides) else "",
     ]
     for index in range(MAX_SIDES):
-        if index < len(match.sides):
-            side = match.sides[index]
-            players = " / ".join(seat.player.name for seat in side.seats)
-            row += [side.name, players, match.totals[index]]
+        if index < len(sides):
+            name, players = sides[index]
+            result += [name, " / ".join(players), row.totals[index]]
         else:
-            row += ["", "", ""]
-    return [*row, match.title]
+            result += ["", "", ""]
+    return [*result, row.title]
 
 
 def export_csv() -> Iterator[str]:
-    """The history table as CSV, newest match last, line by line."""
+    """The history table as CSV, newest match last, a batch of lines at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_HEADER)
-    for match in iter_matches():
-        writer.writerow(csv_row(match))
-        if buffer.tell() > 64 * 1024:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
+    for stored_batch in stored_batches(hands=False):
+        writer.writerows(csv_row(stored) for stored in stored_batch)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
     yield buffer.getvalue()
 
 
 # Import
 
 
+MAX_PROBLEMS = 10  # problems kept per invalid line
+
+
 @dataclass
 class ImportReport:
     """What an import did: the new matches, how many were already stored, and the lines
-    (1-based) that could not be read with their problems."""
+    (1-based) that could not be read with their problems (at most MAX_PROBLEMS each)."""
 
     created: list[int] = field(default_factory=list)
     skipped: list[int] = field(default_factory=list)  # ids of the stored copies
-    invalid: list[tuple[int, list[str]]] = field(default_factory=list)
+    invalid: list[tuple[int, list[rules.Problem]]] = field(default_factory=list)
     single: bool = False
 
     def summary(self) -> str:
@@ -153,6 +255,12 @@ class ImportReport:
             f"{len(self.created)} imported, {len(self.skipped)} already present, "
             f"{len(self.invalid)} invalid"
         )
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """(line number, ``path: message`` in English) for every problem of the invalid lines."""
+        for number, problems in self.invalid:
+            for problem in problems:
+                yield number, f"{problem.path}: {problem.message}"
 
 
 def stored_document(game: rules.Match) -> dict[str, Any]:
@@ -197,69 +305,80 @@ def numbered_lines(stream: Iterable[bytes], start: int) -> Iterator[tuple[int, o
         yield number, problems if problems else document
 
 
-def import_stream(stream: IO[bytes], batch: int = 200) -> ImportReport:
-    """Import a match file, a backup or JSON lines of match files (see the module docs)."""
+@dataclass(frozen=True)
+class Incoming:
+    """A match read from the input, validated and resolved by the engine (once)."""
+
+    game: rules.Match
+    document: dict[str, Any]
+    content_hash: str
+
+
+def import_stream(stream: IO[bytes], batch: int = BATCH) -> ImportReport:
+    """Import a match file, a backup or JSON lines of match files (see the module docs).
+
+    The input is read a line at a time and stored a batch at a time, one transaction per
+    batch: every match is validated by the engine once and its content hash computed from
+    the resolved match; a batch then takes one query for the hashes already stored, two for
+    its players and one insert per table."""
     backfill_hashes()
     single, documents = read_documents(stream)
     report = ImportReport(single=single)
-    before: dict[str, list[int]] = {}  # hash -> stored matches with it before this import
-    used: Counter[str] = Counter()
-    pending: list[tuple[int, rules.Match, dict[str, Any], str]] = []
-
-    def flush() -> None:
-        new = [h for *_, h in pending if h not in before]
-        for content, match_id in existing(new):
-            before.setdefault(content, []).append(match_id)
-        register_players(document for *_, document, _ in pending)
-        created = []
-        # One flush per batch: the unit of work then inserts each table's rows together.
-        with db.session.no_autoflush:
-            for number, _, document, content in pending:
-                copies = before.setdefault(content, [])
-                if used[content] < len(copies):
-                    report.skipped.append(copies[used[content]])
-                    used[content] += 1
-                    continue
-                match, problems = operations.create_match(document, commit=False)
-                if match is None:  # pragma: no cover - the document was read just before
-                    report.invalid.append((number, [p.message for p in problems]))
-                else:
-                    created.append(match)
-        db.session.flush()
-        report.created += [match.id for match in created]
-        db.session.commit()
-        db.session.expunge_all()
-        pending.clear()
-
+    # Only the matches stored before this import count as "already present": the same
+    # match twice in one backup is restored twice.
+    before = db.session.scalar(sa.select(sa.func.max(Match.id))) or 0
+    used: Counter[str] = Counter()  # hash -> stored copies this import has matched
+    pending: list[Incoming] = []
     for number, raw in documents:
         game, problems = read_game(raw)
         if game is None:
-            report.invalid.append((number, [f"{p.path}: {p.message}" for p in problems]))
+            report.invalid.append((number, problems[:MAX_PROBLEMS]))
             continue
         document = stored_document(game)
-        pending.append((number, game, document, operations.content_hash(document)))
+        pending.append(Incoming(game, document, operations.content_hash(document)))
         if len(pending) >= batch:
-            flush()
-    flush()
+            store(pending, before, used, report)
+            pending = []
+    store(pending, before, used, report)
     return report
 
 
-def register_players(documents: Iterable[dict[str, Any]]) -> None:
-    """Add the batch's new players in one go (the first spelling of a name wins, as when
-    matches are created one by one), so creating its matches needs no flush per player."""
-    names: dict[str, str] = {}
-    for document in documents:
-        for side in document["sides"]:
-            for name in side["players"]:
-                clean = " ".join(name.split())
-                names.setdefault(name_key(clean), clean)
-    if not names:
+def store(pending: list[Incoming], before: int, used: Counter[str], report: ImportReport) -> None:
+    """Store a batch of incoming matches in one transaction, skipping those already stored
+    (by match ids up to ``before``)."""
+    if not pending:
         return
-    known = set(db.session.scalars(sa.select(Player.name_key).where(Player.name_key.in_(names))))
-    db.session.add_all(
-        Player(name=name, name_key=key) for key, name in names.items() if key not in known
+    copies: dict[str, list[int]] = {}
+    statement = (
+        sa.select(Match.content_hash, Match.id)
+        .where(Match.content_hash.in_({item.content_hash for item in pending}))
+        .where(Match.id <= before)
+        .order_by(Match.id)
     )
-    db.session.flush()
+    for content, match_id in db.session.execute(statement):
+        copies.setdefault(content, []).append(match_id)
+    new = []
+    for item in pending:
+        stored = copies.get(item.content_hash, [])
+        if used[item.content_hash] < len(stored):
+            report.skipped.append(stored[used[item.content_hash]])
+            used[item.content_hash] += 1
+        else:
+            new.append(item)
+    players = bulk.player_ids(
+        name for item in new for side in item.game.sides for name in side.players
+    )
+    rows = []
+    for item in new:
+        score = rules.score_match(item.game)
+        sides = [
+            (side.name.strip(), [players[name_key(bulk.clean_name(n))] for n in side.players])
+            for side in item.game.sides
+        ]
+        row = bulk.match_row(item.game, score, item.document, item.content_hash)
+        rows.append(bulk.NewMatch(row, sides, item.document["hands"]))
+    report.created += bulk.insert_matches(rows)
+    db.session.commit()
 
 
 def read_game(raw: object) -> tuple[rules.Match | None, list[rules.Problem]]:
@@ -267,18 +386,6 @@ def read_game(raw: object) -> tuple[rules.Match | None, list[rules.Problem]]:
         return None, raw
     game, problems = rules.read_match(raw)
     return game, [p for p in problems if p.severity == "error"]
-
-
-def existing(hashes: list[str]) -> list[tuple[str, int]]:
-    """(hash, match id) of the stored matches with any of these content hashes."""
-    if not hashes:
-        return []
-    statement = (
-        sa.select(Match.content_hash, Match.id)
-        .where(Match.content_hash.in_(set(hashes)))
-        .order_by(Match.id)
-    )
-    return [(content, match_id) for content, match_id in db.session.execute(statement) if content]
 
 
 def backfill_hashes() -> int:

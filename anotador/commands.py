@@ -76,7 +76,7 @@ def import_command(file: IO[bytes]) -> None:
     report = backup.import_stream(file)
     if report.single:
         if report.invalid:
-            for line in report.invalid[0][1]:
+            for _, line in report.lines():
                 click.echo(line, err=True)
             sys.exit(INVALID_INPUT)
         match_id = (report.created or report.skipped)[0]
@@ -84,9 +84,8 @@ def import_command(file: IO[bytes]) -> None:
         click.echo(f"/partidas/{match_id}{suffix}")
         return
     click.echo(report.summary())
-    for number, problems in report.invalid:
-        for problem in problems[:5]:
-            click.echo(f"line {number}: {problem}", err=True)
+    for number, line in report.lines():
+        click.echo(f"line {number}: {line}", err=True)
     if report.invalid:
         sys.exit(INVALID_INPUT)
 

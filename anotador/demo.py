@@ -1,8 +1,8 @@
 """Realistic random matches for demos and benchmarks (``anotador seed-demo``).
 
 Every hand is checked by the rules engine (``read_hand``) and every match is scored by it, so
-the stored summary columns are the engine's. Rows go in with bulk inserts, a batch at a time:
-100,000 matches take a minute or two, not hours.
+the stored summary columns are the engine's. Rows go in with bulk inserts
+(:mod:`anotador.bulk`), a batch at a time: 100,000 matches take a minute or two, not hours.
 """
 
 from __future__ import annotations
@@ -11,18 +11,11 @@ import datetime
 import itertools
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import sqlalchemy as sa
-
+from anotador import bulk
 from anotador import rules
 from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
 from anotador.models import name_key
 from anotador.operations import content_hash
 
@@ -65,13 +58,8 @@ KINDS = {
 MAX_HANDS = 60
 
 
-@dataclass(frozen=True)
-class Demo:
-    """One generated match: the rows to insert, already scored by the engine."""
-
-    match: dict[str, Any]
-    sides: list[tuple[str, list[int]]]  # side name, player ids in seat order
-    hands: list[dict[str, Any]]
+# One generated match: the rows to insert, already scored by the engine.
+Demo = bulk.NewMatch
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:
@@ -87,16 +75,7 @@ def player_names(count: int, rng: random.Random) -> list[str]:
 
 def ensure_players(names: list[str]) -> list[int]:
     """The ids of players with these names, creating the missing ones in one insert."""
-    known = dict(db.session.execute(sa.select(Player.name_key, Player.id)).all())
-    missing = [
-        {"name": name, "name_key": name_key(name)} for name in names if name_key(name) not in known
-    ]
-    if missing:
-        inserted = db.session.execute(
-            sa.insert(Player).returning(Player.name_key, Player.id, sort_by_parameter_order=True),
-            missing,
-        )
-        known.update(dict(inserted.all()))
+    known = bulk.player_ids(names)
     return [known[name_key(name)] for name in names]
 
 
@@ -176,20 +155,7 @@ def build(
     match = rules.Match(game, infos, tuple(hands), played_on=iso, abandoned=abandoned)
     score = rules.score_match(match)
     document = rules.match_to_document(match)
-    status = "finished" if score.finished else ("abandoned" if abandoned else "ongoing")
-    row = {
-        "variant": game.variant.name,
-        "layout": game.layout.name,
-        "settings": game.settings(),
-        "start_scores": list(match.start_scores),
-        "played_on": played_on,
-        "abandoned": match.abandoned,
-        "status": status,
-        "totals": list(score.totals),
-        "winner": score.winner,
-        "hand_count": len(hands),
-        "content_hash": content_hash(document),
-    }
+    row = bulk.match_row(match, score, document, content_hash(document))
     return Demo(row, sides, document["hands"])
 
 
@@ -210,35 +176,8 @@ def seed(
         for number in range(start, min(count, start + BATCH)):
             day = first_day + datetime.timedelta(days=number * 3 * 365 // count)
             demos.append(random_match(rng, rng.choice(tables), by_id, day))
-        created += insert(demos)
+        created += bulk.insert_matches(demos)
         db.session.commit()
         if progress is not None:
             progress(len(created))
     return created
-
-
-def insert(demos: list[Demo]) -> list[int]:
-    """Bulk-insert matches with their sides, seats and hands; the new match ids."""
-    statement = sa.insert(Match).returning(Match.id, sort_by_parameter_order=True)
-    match_ids = list(db.session.scalars(statement, [demo.match for demo in demos]))
-    side_rows = [
-        {"match_id": match_id, "position": position, "name": name}
-        for match_id, demo in zip(match_ids, demos, strict=True)
-        for position, (name, _) in enumerate(demo.sides)
-    ]
-    statement = sa.insert(Side).returning(Side.id, sort_by_parameter_order=True)
-    side_ids = iter(db.session.scalars(statement, side_rows))
-    seats, hands = [], []
-    for match_id, demo in zip(match_ids, demos, strict=True):
-        count = len(demo.sides)
-        for position, (_, players) in enumerate(demo.sides):
-            side_id = next(side_ids)
-            for index, player_id in enumerate(players):
-                seat = position + index * count
-                seats.append({"side_id": side_id, "player_id": player_id, "seat": seat})
-        for number, inputs in enumerate(demo.hands, start=1):
-            hands.append({"match_id": match_id, "number": number, "inputs": inputs})
-    db.session.execute(sa.insert(Seat), seats)
-    if hands:
-        db.session.execute(sa.insert(Hand), hands)
-    return match_ids

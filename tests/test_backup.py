@@ -80,9 +80,21 @@ def clear_database() -> None:
 
 
 def export_all() -> list[dict[str, Any]]:
-    lines = list(backup.export_lines())
+    lines = "".join(backup.export_lines()).splitlines()
     assert json.loads(lines[0])["format"] == backup.BACKUP_FORMAT
     return [json.loads(line) for line in lines[1:]]
+
+
+def assert_summaries_are_the_engines() -> None:
+    """Every stored match's summary columns and content hash are what the engine gives."""
+    for match in backup.iter_matches():
+        scored = operations.score(match)  # raises if the engine refuses a stored match
+        assert match.totals == list(scored.score.totals)
+        assert match.winner == scored.score.winner
+        assert match.hand_count == len(match.hands)
+        unfinished = "abandoned" if match.abandoned else "ongoing"
+        assert match.status == ("finished" if scored.score.finished else unfinished)
+        assert match.content_hash == operations.content_hash(operations.match_document(match))
 
 
 def import_text(text: str) -> backup.ImportReport:
@@ -110,6 +122,7 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
         report = import_text(dump)
         assert (len(report.created), report.skipped, report.invalid) == (len(documents), [], [])
         assert export_all() == before
+        assert_summaries_are_the_engines()
 
         again = import_text(dump)
         assert again.created == []
@@ -168,7 +181,9 @@ def test_import_reports_bad_lines_and_keeps_the_good_ones(app: Flask):
         report = import_text("\n".join([header, good, "{not json", bad, ""]) + "\n")
     assert len(report.created) == 1
     assert [number for number, _ in report.invalid] == [3, 4]
-    assert report.invalid[0][1][0].startswith("$: ")
+    assert report.invalid[0][1][0].path == "$"
+    problem = report.invalid[0][1][0]
+    assert next(report.lines()) == (3, f"$: {problem.message}")
 
 
 def test_plain_json_lines_without_header_and_a_json_list_are_accepted(app: Flask):
@@ -248,12 +263,7 @@ def test_seed_demo_then_backup_and_csv(app: Flask, runner: FlaskCliRunner, tmp_p
     assert result.exit_code == 0, result.output
     assert result.output.startswith("40 demo matches stored")
     with app.app_context():
-        for match in backup.iter_matches():
-            scored = operations.score(match)  # raises if the engine refuses a stored match
-            assert match.totals == list(scored.score.totals)
-            assert match.winner == scored.score.winner
-            assert match.hand_count == len(match.hands)
-            assert match.content_hash == operations.content_hash(operations.match_document(match))
+        assert_summaries_are_the_engines()
 
     dump = tmp_path / "backup.jsonl"
     assert runner.invoke(args=["export", "--all", "-o", str(dump)]).exit_code == 0

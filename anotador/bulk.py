@@ -1,0 +1,115 @@
+"""Many new matches at once: one statement per table for a whole batch.
+
+Imports (:mod:`anotador.backup`) and demo data (:mod:`anotador.demo`) store thousands of
+matches; going through the ORM one match at a time (a player lookup per name, an object per
+row) made a 10,000-match restore take minutes. Here a batch is a few statements: the
+batch's players are found and created in two, then matches, sides, seats and hands go in
+with one multi-row insert each. The summary columns come from the engine's score, as
+:func:`anotador.operations.refresh_summary` writes them.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from anotador import rules
+from anotador.extensions import db
+from anotador.models import Hand
+from anotador.models import Match
+from anotador.models import Player
+from anotador.models import Seat
+from anotador.models import Side
+from anotador.models import name_key
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """One match to insert: its ``match`` row, its sides (name, player ids in seat order)
+    and its hands (match-file hand objects)."""
+
+    match: dict[str, Any]
+    sides: list[tuple[str, list[int]]]
+    hands: list[dict[str, Any]]
+
+
+def match_row(
+    game: rules.Match, score: rules.MatchScore, document: dict[str, Any], content_hash: str
+) -> dict[str, Any]:
+    """The ``match`` row of an engine match; ``document`` is its match file (with a date)."""
+    status = "finished" if score.finished else "abandoned" if game.abandoned else "ongoing"
+    return {
+        "variant": game.rules.variant.name,
+        "layout": game.rules.layout.name,
+        "settings": document["options"],
+        "start_scores": list(game.start_scores),
+        "title": game.title,
+        "notes": game.notes,
+        "played_on": datetime.date.fromisoformat(document["played_on"]),
+        "abandoned": game.abandoned,
+        "first_dealer": None,
+        "status": status,
+        "totals": list(score.totals),
+        "winner": score.winner,
+        "hand_count": len(game.hands),
+        "content_hash": content_hash,
+    }
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def player_ids(names: Iterable[str]) -> dict[str, int]:
+    """name_key -> player id for every name, creating the missing players (the first
+    spelling of a name wins, as when matches are created one by one): two statements."""
+    wanted: dict[str, str] = {}
+    for name in names:
+        clean = clean_name(name)
+        wanted.setdefault(name_key(clean), clean)
+    if not wanted:
+        return {}
+    statement = sa.select(Player.name_key, Player.id).where(Player.name_key.in_(wanted))
+    known: dict[str, int] = {key: player_id for key, player_id in db.session.execute(statement)}
+    missing = [{"name": name, "name_key": key} for key, name in wanted.items() if key not in known]
+    if missing:
+        inserted = db.session.execute(
+            sa.insert(Player).returning(Player.name_key, Player.id, sort_by_parameter_order=True),
+            missing,
+        )
+        known.update({key: player_id for key, player_id in inserted})
+    return known
+
+
+def insert_matches(new: list[NewMatch]) -> list[int]:
+    """Insert matches with their sides, seats and hands (four statements); the new ids."""
+    if not new:
+        return []
+    statement = sa.insert(Match).returning(Match.id, sort_by_parameter_order=True)
+    match_ids = list(db.session.scalars(statement, [item.match for item in new]))
+    side_rows = [
+        {"match_id": match_id, "position": position, "name": name}
+        for match_id, item in zip(match_ids, new, strict=True)
+        for position, (name, _) in enumerate(item.sides)
+    ]
+    statement = sa.insert(Side).returning(Side.id, sort_by_parameter_order=True)
+    side_ids = iter(list(db.session.scalars(statement, side_rows)))
+    seats, hands = [], []
+    for match_id, item in zip(match_ids, new, strict=True):
+        count = len(item.sides)
+        for position, (_, players) in enumerate(item.sides):
+            side_id = next(side_ids)
+            for index, player_id in enumerate(players):
+                seat = position + index * count
+                seats.append({"side_id": side_id, "player_id": player_id, "seat": seat})
+        for number, inputs in enumerate(item.hands, start=1):
+            hands.append({"match_id": match_id, "number": number, "inputs": inputs})
+    if seats:
+        db.session.execute(sa.insert(Seat), seats)
+    if hands:
+        db.session.execute(sa.insert(Hand), hands)
+    return match_ids
