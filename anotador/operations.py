@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from anotador import rules
+from anotador.cache import LRU
 from anotador.extensions import db
 from anotador.models import NAME_LENGTH
 from anotador.models import Hand
@@ -88,24 +89,115 @@ def match_document(match: Match, hands: Sequence[dict[str, Any]] | None = None) 
 
 
 def load_match(match_id: int) -> Match | None:
-    """A match with its sides, seats, players and hands, in a constant number of queries."""
+    """A match with its sides, seats and players in one query. Its hands are not loaded
+    here: ``match.hands`` loads them all in one more query when first used (``score`` only
+    needs them when the match is not in :data:`SCORES`)."""
     statement = (
         sa.select(Match)
         .where(Match.id == match_id)
-        .options(
-            sa.orm.selectinload(Match.sides).selectinload(Side.seats),
-            sa.orm.selectinload(Match.hands),
-        )
+        .options(sa.orm.joinedload(Match.sides).joinedload(Side.seats))
     )
-    return db.session.scalars(statement).first()
+    return db.session.scalars(statement).unique().first()
+
+
+#: The engine's reading and score of the last matches shown, keyed by :func:`cache_key`.
+#: Names, title and notes are not taken from here: ``score`` puts the rows' current ones in.
+SCORES: LRU[tuple[rules.Match, rules.MatchScore]] = LRU(64)
+
+
+def cache_key(match: Match | MatchState) -> tuple | None:
+    """What identifies one state of a stored match: the database, its id, ``Match.version``
+    (bumped by every write to the match) and ``Match.content_hash`` (rewritten with every
+    change). Whatever is derived from a match and cached is keyed on this; None (do not
+    cache) for a match without a content hash."""
+    if match.content_hash is None:
+        return None
+    return (db.engine.url.render_as_string(), match.id, match.version, match.content_hash)
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchState:
+    """Just enough of a stored match to find what was derived from it in a cache."""
+
+    id: int
+    version: int
+    content_hash: str | None
+    first_dealer: int | None
+    hand_count: int
+    #: Each side's name and its players' names, in seating order.
+    names: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def state_of(match: Match) -> MatchState:
+    """The :class:`MatchState` of a loaded match."""
+    names = tuple(
+        (side.name, tuple(seat.player.name for seat in side.seats)) for side in match.sides
+    )
+    return MatchState(
+        match.id, match.version, match.content_hash, match.first_dealer, match.hand_count, names
+    )
+
+
+#: The query of :func:`match_state`, built once (the page it serves is meant to be cheap).
+MATCH_STATE = (
+    sa.select(
+        Match.id,
+        Match.version,
+        Match.content_hash,
+        Match.first_dealer,
+        Match.hand_count,
+        Side.position,
+        Side.name,
+        Player.name,
+    )
+    .join(Side, Side.match_id == Match.id)
+    .outerjoin(Seat, Seat.side_id == Side.id)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Match.id == sa.bindparam("match_id"))
+    .order_by(Side.position, Seat.seat)
+)
+
+
+def match_state(match_id: int) -> MatchState | None:
+    """The :class:`MatchState` of a match, in one light query (no ORM objects)."""
+    rows = db.session.execute(MATCH_STATE, {"match_id": match_id}).all()
+    if not rows:
+        return None
+    sides: dict[int, tuple[str, list[str]]] = {}
+    for row in rows:
+        side = sides.setdefault(row[5], (row[6], []))
+        if row[7] is not None:
+            side[1].append(row[7])
+    first = rows[0]
+    names = tuple((name, tuple(players)) for name, players in sides.values())
+    return MatchState(first[0], first[1], first[2], first[3], first[4], names)
 
 
 def score(match: Match) -> Scored:
-    """Score a stored match; its stored inputs are re-validated by the engine."""
-    game, problems = rules.read_match(match_document(match))
-    if game is None:
-        raise StoredMatchInvalid(match.id, problems)
-    return Scored(match, game, rules.score_match(game))
+    """Score a stored match; its stored inputs are re-validated by the engine (once per
+    version of the match: later calls reuse the engine's work, with fresh names)."""
+    key = cache_key(match)
+    cached = SCORES.get(key) if key is not None else None
+    if cached is None:
+        game, problems = rules.read_match(match_document(match))
+        if game is None:
+            raise StoredMatchInvalid(match.id, problems)
+        result = rules.score_match(game)
+        if key is not None:
+            SCORES.put(key, (game, result))
+        return Scored(match, game, result)
+    game, result = cached
+    fresh = dataclasses.replace(
+        game,
+        sides=tuple(
+            rules.SideInfo(side.name, tuple(seat.player.name for seat in side.seats))
+            for side in match.sides
+        ),
+        title=match.title or "",
+        notes=match.notes or "",
+        abandoned=match.abandoned,
+    )
+    return Scored(match, fresh, result)
 
 
 def export_document(match: Match) -> dict[str, Any]:
@@ -374,7 +466,9 @@ def content_hash(document: dict[str, Any]) -> str:
 def set_abandoned(match: Match, abandoned: bool) -> None:
     """Mark a match as stopped before its end (or resume it)."""
     match.abandoned = abandoned
-    refresh_summary(match, score(match).score)
+    scored = score(match)
+    match.version = Match.version + 1  # every write to a match bumps it (see cache_key)
+    refresh_summary(match, scored.score)
     db.session.commit()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext
@@ -46,14 +47,27 @@ class Row:
 @dataclass
 class Sheet:
     match: Match
+    scored: Scored
     sides: list[SideSummary]
-    rows: list[Row]
+    hand_count: int
     start_scores: list[int] | None
     banner: str | None
     banner_kind: str | None
     dealer: str | None
     has_minimum: bool
     warnings: list[str]
+
+    @cached_property
+    def rows(self) -> list[Row]:
+        """One row per hand, built only when shown (the page may have them cached)."""
+        game, score = self.scored.game, self.scored.score
+        words = Words.current()
+        rows = [hand_row(game, n, hand, words) for n, hand in enumerate(score.hands, start=1)]
+        for problem in score.warnings:
+            found = HAND_PATH.match(problem.path)
+            if found and int(found[1]) < len(rows):
+                rows[int(found[1])].warnings.append(labels.problem_text(problem))
+        return rows
 
 
 def build(scored: Scored) -> Sheet:
@@ -73,20 +87,18 @@ def build(scored: Scored) -> Sheet:
             zip(game.sides, score.totals, score.opening_minimum, strict=True)
         )
     ]
-    words = Words.current()
-    rows = [hand_row(game, number, hand, words) for number, hand in enumerate(score.hands, start=1)]
+    count = len(score.hands)
     general = []
     for problem in score.warnings:
         found = HAND_PATH.match(problem.path)
-        if found and int(found[1]) < len(rows):
-            rows[int(found[1])].warnings.append(labels.problem_text(problem))
-        else:
+        if not (found and int(found[1]) < count):
             general.append(labels.problem_text(problem))
     kind, banner = result_banner(match, game, score, sides)
     return Sheet(
         match=match,
+        scored=scored,
         sides=sides,
-        rows=rows,
+        hand_count=count,
         start_scores=list(game.start_scores) if any(game.start_scores) else None,
         banner=banner,
         banner_kind=kind,

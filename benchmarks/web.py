@@ -1,8 +1,12 @@
-"""The match page (the planilla) of a 40-hand match versus ``/healthz``, in one run.
+"""The match page (the planilla) of a 40-hand match versus trivial routes, in one run.
 
-Both go through the Flask test client on a temporary SQLite database; requests alternate so
-both see the same machine. Reports each median, their ratio (target: at most 3x) and the SQL
-statements the match page issues with 1 and with 40 hands (target: the same small number).
+Everything goes through the Flask test client on a temporary SQLite database; requests
+alternate so all see the same machine. The trivial routes are ``/healthz`` (plain text, no
+template) and the 404 page of an unknown URL (the base layout, like every HTML page). Reports
+each median and the ratios (target: at most 3x), with the match page's score and rows cached
+(every later view of a match) and with the caches cleared before each request (the first
+view after a change), and the SQL statements the match page issues with 1 and with 40 hands,
+cold and warm (target: the same small number).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from anotador.extensions import db
 ROUNDS = 300
 WARM_UP = 20
 TARGET_RATIO = 3.0
+TRIVIAL_PAGE = "/no-such-page"
 
 
 def hand(number: int) -> dict[str, Any]:
@@ -52,15 +57,23 @@ def create(hands: int) -> int:
     return match.id
 
 
-def timed(client: Any, path: str) -> float:
+def clear_caches(app: Any) -> None:
+    """Forget every match's score and rendered page (as after a restart)."""
+    operations.SCORES.clear()
+    app.extensions.pop("anotador.fragments", None)
+
+
+def timed(client: Any, path: str, status: int = 200, cold: bool = False) -> float:
+    if cold:
+        clear_caches(client.application)
     start = time.perf_counter()
     response = client.get(path)
     elapsed = time.perf_counter() - start
-    assert response.status_code == 200, (path, response.status_code)
+    assert response.status_code == status, (path, response.status_code)
     return elapsed
 
 
-def statements(app: Any, client: Any, path: str) -> int:
+def statements(app: Any, client: Any, path: str, cold: bool) -> int:
     seen: list[str] = []
 
     def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -68,6 +81,10 @@ def statements(app: Any, client: Any, path: str) -> int:
 
     with app.app_context():
         engine = db.engine
+    if cold:
+        clear_caches(app)
+    else:
+        client.get(path)
     sa.event.listen(engine, "before_cursor_execute", count)
     try:
         client.get(path)
@@ -87,21 +104,42 @@ def run() -> list[str]:
             one, forty = create(1), create(40)
         client = app.test_client()
         page = f"/partidas/{forty}"
-        for _ in range(WARM_UP):
-            timed(client, page)
-            timed(client, "/healthz")
-        pages, trivial = [], []
-        for _ in range(ROUNDS):
-            pages.append(timed(client, page))
-            trivial.append(timed(client, "/healthz"))
-        page_ms = statistics.median(pages) * 1000
-        trivial_ms = statistics.median(trivial) * 1000
-        ratio = page_ms / trivial_ms
-        counts = statements(app, client, f"/partidas/{one}"), statements(app, client, page)
-    verdict = "ok" if ratio <= TARGET_RATIO else "OVER"
-    same = "ok" if counts[0] == counts[1] else "GROWS"
-    return [
-        f"match page, 40 hands: median {page_ms:.2f} ms; /healthz median {trivial_ms:.3f} ms; "
-        f"ratio {ratio:.1f}x ({verdict}; target <= {TARGET_RATIO:.0f}x; {ROUNDS} requests each)",
-        f"match page SQL statements: {counts[0]} with 1 hand, {counts[1]} with 40 hands ({same})",
+        # (path, expected status, caches cleared before each request)
+        routes = {
+            "match": (page, 200, False),
+            "match_cold": (page, 200, True),
+            "healthz": ("/healthz", 200, False),
+            "html": (TRIVIAL_PAGE, 404, False),
+        }
+        times: dict[str, list[float]] = {name: [] for name in routes}
+        for round_ in range(WARM_UP + ROUNDS):
+            for name, (path, status, cold) in routes.items():
+                elapsed = timed(client, path, status, cold)
+                if round_ >= WARM_UP:
+                    times[name].append(elapsed)
+        ms = {name: statistics.median(values) * 1000 for name, values in times.items()}
+        counts = {
+            (hands, cold): statements(app, client, f"/partidas/{match_id}", cold)
+            for hands, match_id in ((1, one), (40, forty))
+            for cold in (True, False)
+        }
+    lines = [
+        f"match page, 40 hands (cached score and rows): median {ms['match']:.2f} ms; "
+        f"cold caches: {ms['match_cold']:.2f} ms ({ROUNDS} requests each, interleaved)",
     ]
+    for name, label in (("healthz", "/healthz"), ("html", f"HTML 404 page {TRIVIAL_PAGE}")):
+        ratio = ms["match"] / ms[name]
+        cold_ratio = ms["match_cold"] / ms[name]
+        verdict = "ok" if ratio <= TARGET_RATIO else "OVER"
+        lines.append(
+            f"  vs {label}: median {ms[name]:.3f} ms; ratio {ratio:.1f}x ({verdict}; "
+            f"target <= {TARGET_RATIO:.0f}x); cold caches {cold_ratio:.1f}x"
+        )
+    for cold, label in ((True, "cold caches"), (False, "warm caches")):
+        one_count, forty_count = counts[1, cold], counts[40, cold]
+        same = "ok" if one_count == forty_count else "GROWS"
+        lines.append(
+            f"match page SQL statements, {label}: {one_count} with 1 hand, "
+            f"{forty_count} with 40 hands ({same})"
+        )
+    return lines

@@ -20,7 +20,9 @@ from flask.testing import FlaskClient
 
 from anotador import operations
 from anotador.extensions import db
+from anotador.models import Hand
 from anotador.models import Match
+from anotador.models import Player
 from anotador.rules import MESSAGES
 from anotador.rules import variant_defaults
 
@@ -305,6 +307,24 @@ def test_planilla_shows_totals_and_opening_minimums(app: Flask, client: FlaskCli
     assert "faltan 1\u202f540" in page
 
 
+def test_planilla_draws_the_score_progression_once_there_are_hands(
+    app: Flask, client: FlaskClient
+) -> None:
+    match_id = create(app, document(start_scores=[1200, 2700]))
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    assert "<svg" not in page
+    assert "Evolución del puntaje" not in page
+    record(app, match_id, E1_HAND)
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    chart = page[page.index('<section class="progression"') :]
+    assert "Evolución del puntaje" in chart
+    assert chart.count("<polyline") == 2  # one line per side
+    assert "Meta" in chart  # the target, as a dashed line
+    legend = re.search(r'<ul class="chart-legend">(.*?)</ul>', chart, re.S)
+    assert legend is not None
+    assert re.findall(r"</span>([^<]+)</li>", legend[1]) == ["Nosotros", "Ellos"]
+
+
 def test_planilla_without_opening_minimum_for_real(app: Flask, client: FlaskClient) -> None:
     match_id = create(app, document(variant="real"))
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
@@ -342,16 +362,113 @@ def test_next_dealer_goes_round_the_table(app: Flask, client: FlaskClient) -> No
     assert "Reparte: Dani (Ellos)" in page
 
 
+def forget_cached_pages(app: Flask) -> None:
+    operations.SCORES.clear()
+    app.extensions.pop("anotador.fragments", None)
+
+
 def test_planilla_statements_do_not_grow_with_hands(app: Flask, client: FlaskClient) -> None:
     one = create(app, document(hands=[quiet_hand()]))
     forty = create(app, document(hands=[quiet_hand()] * 40))
     client.get(f"/partidas/{one}")  # warm up whatever runs once
-    with counting_statements(app) as for_one:
-        assert client.get(f"/partidas/{one}").status_code == 200
-    with counting_statements(app) as for_forty:
-        page = client.get(f"/partidas/{forty}").get_data(as_text=True)
-    assert page.count('class="hand"') == 40
-    assert len(for_one) == len(for_forty)
+    forget_cached_pages(app)
+    counts = {}
+    for cache in ("cold", "warm"):  # first view of each match, then a second one
+        with counting_statements(app) as for_one:
+            assert client.get(f"/partidas/{one}").status_code == 200
+        with counting_statements(app) as for_forty:
+            page = client.get(f"/partidas/{forty}").get_data(as_text=True)
+        assert page.count('class="hand"') == 40
+        counts[cache] = len(for_one), len(for_forty)
+    assert counts["cold"][0] == counts["cold"][1] <= 3
+    assert counts["warm"] == (1, 1)
+
+
+def totals_shown(client: FlaskClient, match_id: int) -> list[str]:
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    return re.findall(r'data-total="(-?\d+)"', page)
+
+
+def test_planilla_follows_every_change_at_once(app: Flask, client: FlaskClient) -> None:
+    """The score and the rendered rows are cached per version of the match: each change
+    shows at once (a cache that ignored the change would show the totals before it)."""
+    match_id = create(app, document(start_scores=[1200, 2700]))
+    record(app, match_id, E1_HAND)
+    record(app, match_id, quiet_hand())
+    assert totals_shown(client, match_id) == ["3470", "3465"]
+    assert totals_shown(client, match_id) == ["3470", "3465"]  # served from the caches
+
+    with app.app_context():
+        match = operations.load_match(match_id)
+        assert operations.edit_hand(match, 2, quiet_hand(table=150), match.version).ok
+    assert totals_shown(client, match_id) == ["3570", "3565"]
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    assert "+110" in page  # the edited hand's row
+    assert "+10<" not in page  # not the old one
+
+    with app.app_context():
+        match = operations.load_match(match_id)
+        assert operations.delete_hand(match, 1, match.version).ok
+    assert totals_shown(client, match_id) == ["1310", "2810"]
+    assert client.get(f"/partidas/{match_id}").get_data(as_text=True).count('class="hand"') == 1
+
+    with app.app_context():
+        match = operations.load_match(match_id)
+        assert operations.undo_last_hand(match, match.version).ok
+    assert totals_shown(client, match_id) == ["1200", "2700"]
+    assert "Todavía no hay manos" in client.get(f"/partidas/{match_id}").get_data(as_text=True)
+
+
+def test_planilla_shows_an_abandoned_match_at_once(app: Flask, client: FlaskClient) -> None:
+    match_id = create(app, document(hands=[quiet_hand()]))
+    assert "quedó sin terminar" not in client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    with app.app_context():
+        match = operations.load_match(match_id)
+        version = match.version
+        operations.set_abandoned(match, True)
+    with app.app_context():
+        assert operations.load_match(match_id).version == version + 1
+    assert "quedó sin terminar" in client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    with app.app_context():
+        operations.set_abandoned(operations.load_match(match_id), False)
+    assert "quedó sin terminar" not in client.get(f"/partidas/{match_id}").get_data(as_text=True)
+
+
+def test_planilla_shows_a_renamed_player_at_once(app: Flask, client: FlaskClient) -> None:
+    sides = [{"name": "Nosotros", "players": ["Ana", "Carla"]}]
+    sides.append({"name": "Ellos", "players": ["Beto", "Dani"]})
+    match_id = create(app, document(sides=sides, hands=[quiet_hand()]), first_dealer=2)
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    assert "Reparte: Dani (Ellos)" in page
+    assert "Beto, Dani" in page
+    with app.app_context():
+        dani = db.session.scalars(sa.select(Player).where(Player.name == "Dani")).one()
+        assert operations.rename_player(dani, "Daniela") is None
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    assert "Reparte: Daniela (Ellos)" in page
+    assert "Beto, Daniela" in page
+    with app.app_context():
+        exported = operations.export_document(operations.load_match(match_id))
+    assert exported["sides"][1]["players"] == ["Beto", "Daniela"]
+
+
+def test_planilla_follows_any_change_that_bumps_the_version(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A write that bumps ``Match.version`` (the contract of every write to a match) is seen
+    even when nothing else the cache key holds changed."""
+    match_id = create(app, document(start_scores=[1200, 2700], hands=[quiet_hand()]))
+    assert totals_shown(client, match_id) == ["1210", "2710"]
+    with app.app_context():
+        hand = db.session.scalars(sa.select(Hand).where(Hand.match_id == match_id)).one()
+        db.session.execute(
+            sa.update(Hand).where(Hand.id == hand.id).values(inputs=quiet_hand(table=250))
+        )
+        db.session.execute(
+            sa.update(Match).where(Match.id == match_id).values(version=Match.version + 1)
+        )
+        db.session.commit()
+    assert totals_shown(client, match_id) == ["1410", "2910"]
 
 
 def test_undo_from_the_planilla_removes_the_last_hand(app: Flask, client: FlaskClient) -> None:
@@ -361,7 +478,7 @@ def test_undo_from_the_planilla_removes_the_last_hand(app: Flask, client: FlaskC
     record(app, match_id, E1_HAND)
     record(app, match_id, quiet_hand())
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
-    form = re.search(r'<form method="post" action="([^"]+/deshacer)">(.*?)</form>', page, re.S)
+    form = re.search(r'<form method="post" action="([^"]+/deshacer)"[^>]*>(.*?)</form>', page, re.S)
     assert form is not None
     fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form[2]))
 

@@ -14,13 +14,17 @@ from flask import redirect
 from flask import render_template
 from flask import request
 from flask import url_for
+from flask_babel import get_locale
 from flask_babel import gettext
+from markupsafe import Markup
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as BaseResponse
 
+from anotador import charts
 from anotador import labels
 from anotador import operations
 from anotador import planilla
+from anotador.cache import LRU
 from anotador.forms import NewMatchForm
 from anotador.forms import UploadForm
 from anotador.forms import field_for_path
@@ -32,6 +36,9 @@ from anotador.rules import validate_match
 from anotador.rules.variant import LAYOUTS
 
 bp = Blueprint("matches", __name__)
+
+#: How many rendered match pages each app keeps (``app.extensions["anotador.fragments"]``).
+FRAGMENTS_KEPT = 64
 
 
 @bp.app_template_global()
@@ -153,9 +160,33 @@ def render_new(
 @bp.get("/partidas/<int:match_id>")
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
-    match = get_match(match_id)
-    scored = operations.score(match)
-    return render_template("matches/show.html", match=match, sheet=planilla.build(scored))
+    state = operations.match_state(match_id)
+    if state is None:
+        abort(404)
+    # The content depends only on this state of the match, the language, the names and
+    # where the app is mounted: rendered once, reused until any of them changes. The undo
+    # form's CSRF token and the flashes are added to it per request.
+    view = (str(get_locale()), request.script_root)
+    fragments = current_app.extensions.setdefault("anotador.fragments", LRU(FRAGMENTS_KEPT))
+    key = operations.cache_key(state)
+    content = fragments.get((*key, *view, state.names, state.first_dealer)) if key else None
+    if content is None:
+        match = get_match(match_id)
+        scored = operations.score(match)
+        sheet = planilla.build(scored)
+        chart = sheet.hand_count and charts.match_progression_svg(scored.game, scored.score)
+        content = Markup(render_template("matches/_planilla.html", sheet=sheet, chart=chart))
+        # Keyed on the state it was rendered from (the match may have changed meanwhile).
+        state = operations.state_of(match)
+        key = operations.cache_key(state)
+        if key is not None:
+            fragments.put((*key, *view, state.names, state.first_dealer), content)
+    return render_template(
+        "matches/show.html",
+        title=" · ".join(name for name, _players in state.names),
+        planilla=content,
+        undo_csrf=state.hand_count > 0 and "hands.undo" in current_app.view_functions,
+    )
 
 
 @bp.get("/partidas/<int:match_id>/exportar")

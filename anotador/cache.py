@@ -1,0 +1,52 @@
+"""A small in-process least-recently-used cache (thread safe), for derived data only.
+
+Whatever is kept here must be keyed on everything it was computed from: for a match, its
+``Match.version`` and ``Match.content_hash`` (see ``operations.cache_key``), so a change is
+a new key and nothing stale can ever be served. Each process keeps its own entries.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from collections.abc import Hashable
+from typing import Generic
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class LRU(Generic[T]):
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Hashable, T] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self.lock:
+            found = self.entries.get(key)
+            if found is not None:
+                self.entries.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: T) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
