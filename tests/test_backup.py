@@ -10,11 +10,15 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
 from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from werkzeug.datastructures import FileStorage
+from werkzeug.datastructures import MultiDict
+from werkzeug.test import encode_multipart
 
 from anotador import backup
 from anotador import demo
@@ -284,3 +288,127 @@ def test_demo_matches_are_reproducible():
     again = demo.random_match(random.Random(3), [1, 2, 3, 4], dict.fromkeys(range(1, 5), "A B"),
                               datetime.date(2024, 1, 1))  # fmt: skip
     assert first == again
+
+
+# Restoring from the history page
+
+
+def upload(client: FlaskClient, content: bytes, name: str = "copia.jsonl") -> Any:
+    # Encoded here: the test client would spool a large body to a file it never closes.
+    files = MultiDict({"copia": FileStorage(io.BytesIO(content), name)})
+    boundary, body = encode_multipart(files)
+    content_type = f"multipart/form-data; boundary={boundary}"
+    return client.post("/historial/restaurar", data=body, content_type=content_type)
+
+
+def match_count() -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(Match)) or 0
+
+
+def test_history_page_offers_the_restore_form(client: FlaskClient):
+    page = client.get("/historial").get_data(as_text=True)
+    assert 'action="/historial/restaurar"' in page
+    assert 'enctype="multipart/form-data"' in page
+    assert "Restaurar copia" in page
+
+
+def test_restore_a_backup_reports_and_skips_what_is_here(app: Flask, client: FlaskClient):
+    document = json.loads(E01.read_text())
+    with app.app_context():
+        operations.create_match(document)
+        operations.create_match({**document, "title": "otra"})
+        dump = "".join(backup.export_lines()).encode()
+        clear_database()
+    response = upload(client, dump)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "2 partidas importadas" in page
+    with app.app_context():
+        assert match_count() == 2
+    again = upload(client, dump).get_data(as_text=True)
+    assert "0 partidas importadas" in again
+    assert "2 partidas ya estaban" in again
+    with app.app_context():
+        assert match_count() == 2
+
+
+def test_restore_reports_invalid_lines_with_translated_paths(app: Flask, client: FlaskClient):
+    good = json.loads(E01.read_text())
+    bad = json.loads(E01.read_text())
+    bad["hands"][0]["sides"][1]["red_threes"] = 9
+    header = json.dumps({"format": backup.BACKUP_FORMAT})
+    text = "\n".join([header, json.dumps(good), json.dumps(bad), "{roto"]) + "\n"
+    response = upload(client, text.encode())
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "1 partida importada" in page
+    assert "Línea 3" in page
+    assert "Línea 4" in page
+    assert "Mano 1 › Equipo 2 › Treses rojos" in page
+    assert "El archivo" in page  # the broken JSON of line 4
+    with app.app_context():
+        assert match_count() == 1
+
+
+def test_restore_a_single_invalid_match_stores_nothing(app: Flask, client: FlaskClient):
+    bad = json.loads(E01.read_text())
+    bad["hands"][0]["closer"] = 7
+    response = upload(client, json.dumps(bad, indent=2).encode(), "partida.json")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Nada se restauró" in page
+    assert "Mano 1 › Quién cerró" in page
+    with app.app_context():
+        assert match_count() == 0
+
+
+def test_restore_a_single_match_links_to_it(app: Flask, client: FlaskClient):
+    response = upload(client, E01.read_bytes(), "E01.json")
+    assert response.status_code == 200
+    with app.app_context():
+        match_id = db.session.scalar(sa.select(Match.id))
+    assert f'href="/partidas/{match_id}"' in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("content", "status"),
+    [(b"", 422), (b"\xff\xfe\x00garbage", 422), (b"PK\x03\x04zip", 422), (b"[1, 2]", 422),
+     (b'{"format": "anotador-backup/1"}\n', 422), (b'"texto"', 422)],
+)  # fmt: skip
+def test_restore_bad_uploads_are_4xx_never_500(
+    app: Flask, client: FlaskClient, content: bytes, status: int
+):
+    response = upload(client, content)
+    assert response.status_code == status
+    assert "Nada se restauró" in response.get_data(as_text=True)
+    with app.app_context():
+        assert match_count() == 0
+
+
+def test_restore_without_a_file_is_400(client: FlaskClient):
+    response = client.post("/historial/restaurar", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Elegí un archivo" in response.get_data(as_text=True)
+
+
+def test_restore_larger_than_the_limit_is_413(app_factory: Any):
+    app = app_factory(RESTORE_MAX_BYTES=1024 * 1024)
+    response = upload(app.test_client(), b" " * (1024 * 1024 + 1) + E01.read_bytes())
+    assert response.status_code == 413
+    assert "demasiado grande" in response.get_data(as_text=True)
+
+
+def test_restore_accepts_more_than_the_apps_usual_limit(app: Flask, client: FlaskClient):
+    padding = b"\n" * (2 * 1024 * 1024)  # blank lines: larger than MAX_CONTENT_LENGTH
+    response = upload(client, E01.read_bytes().replace(b"\n", b" ") + b"\n" + padding)
+    assert response.status_code == 200
+    with app.app_context():
+        assert match_count() == 1
+
+
+def test_restore_needs_the_csrf_token(app_factory: Any):
+    app = app_factory(WTF_CSRF_ENABLED=True)
+    response = upload(app.test_client(), E01.read_bytes())
+    assert response.status_code == 400
+    with app.app_context():
+        assert match_count() == 0

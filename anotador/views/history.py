@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from flask import Blueprint
@@ -15,12 +16,18 @@ from flask import url_for
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from anotador import backup
 from anotador import history
+from anotador import labels
+from anotador.extensions import csrf
+from anotador.hand_forms import FIELD_LABELS
 from anotador.models import STATUSES
 from anotador.rules import VARIANTS
+from anotador.rules import Problem
 
 bp = Blueprint("history", __name__)
 
@@ -157,3 +164,112 @@ def download(lines: Any, mimetype: str, filename: str) -> Response:
     response = Response(stream_with_context(lines), mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# Restore
+
+
+#: Largest backup the page accepts (``RESTORE_MAX_BYTES`` overrides it); the rest of the app
+#: keeps its small MAX_CONTENT_LENGTH.
+RESTORE_MAX_BYTES = 64 * 1024 * 1024
+#: Invalid lines listed on the report page (the count says how many there are).
+SHOWN_INVALID = 50
+#: The words of a problem's path (``hands[2].sides[1].red_threes``), said in the page's language.
+PATH_WORDS = {
+    "$": _l("The file"),
+    "format": _l("Format"),
+    "variant": _l("Variant"),
+    "layout": _l("Layout"),
+    "options": _l("Rules"),
+    "sides": _l("Sides"),
+    "start_scores": _l("Starting scores"),
+    "hands": _l("Hands"),
+    "title": _l("Title"),
+    "played_on": _l("Date"),
+    "notes": _l("Notes"),
+    "abandoned": _l("Unfinished"),
+    "name": _l("Name"),
+    "players": _l("Players"),
+    "end": _l("How the hand ended"),
+    "closer": _l("Who went out"),
+    "concealed": _l("Went out concealed"),
+    "concealed_kind": _l("How they went out concealed"),
+    "note": _l("Note"),
+    **FIELD_LABELS,
+    **labels.OPTIONS,
+}
+PATH_ITEMS = {
+    "hands": _l("Hand %(num)d"),
+    "sides": _l("Side %(num)d"),
+    "players": _l("Player %(num)d"),
+    "start_scores": _l("Starting score of side %(num)d"),
+}
+SEGMENT = re.compile(r"([a-z_0-9$]+)(?:\[(\d+)\])?")
+
+
+def path_text(path: str) -> str:
+    """``hands[2].sides[1].red_threes`` as "Mano 3 › Equipo 2 › Treses rojos"."""
+    words = []
+    for segment in path.split("."):
+        found = SEGMENT.fullmatch(segment)
+        if found is None:
+            words.append(segment)
+        elif found[2] is not None and found[1] in PATH_ITEMS:
+            words.append(str(PATH_ITEMS[found[1]]) % {"num": int(found[2]) + 1})
+        else:
+            word = str(PATH_WORDS.get(found[1], found[1]))
+            words.append(word if found[2] is None else f"{word} {int(found[2]) + 1}")
+    return " › ".join(words)
+
+
+def problem_line(problem: Problem) -> str:
+    where = path_text(problem.path) if problem.path else ""
+    text = labels.problem_text(problem)
+    return f"{where}: {text}" if where else text
+
+
+@bp.post("/historial/restaurar")
+@csrf.exempt  # checked below, once the upload may be larger than the app's usual limit
+def restore() -> tuple[str, int]:
+    """Restore a backup (or one match file) through the same import as ``anotador import``."""
+    limit = current_app.config.get("RESTORE_MAX_BYTES", RESTORE_MAX_BYTES)
+    request.max_content_length = limit
+    try:
+        upload = request.files.get("copia")
+    except RequestEntityTooLarge:
+        message = _("The file is too large: at most %(num)d MB.", num=limit // (1024 * 1024))
+        return render_template("history/restore.html", report=None, error=message), 413
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf.protect()
+    if upload is None or not upload.filename:
+        message = _("Choose a backup file or a match file to restore.")
+        return render_template("history/restore.html", report=None, error=message), 400
+    try:
+        report = backup.import_stream(upload.stream)
+    finally:
+        upload.close()
+    invalid = [
+        (number, [problem_line(problem) for problem in problems])
+        for number, problems in report.invalid[:SHOWN_INVALID]
+    ]
+    error = None
+    if not report.created and not report.skipped:
+        if report.invalid:
+            error = _("Nothing was restored: the file holds no valid match.")
+        else:
+            error = _("Nothing was restored: the file holds no match.")
+    return render_template(
+        "history/restore.html",
+        report=report,
+        invalid=invalid,
+        error=error,
+        counts=[
+            ngettext("%(num)d match imported", "%(num)d matches imported", len(report.created)),
+            ngettext(
+                "%(num)d match was already here",
+                "%(num)d matches were already here",
+                len(report.skipped),
+            ),
+            ngettext("%(num)d invalid", "%(num)d invalid", len(report.invalid)),
+        ],
+    ), 422 if error else 200
