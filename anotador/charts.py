@@ -15,6 +15,7 @@ from markupsafe import escape
 
 from anotador import rules
 from anotador import stats
+from anotador.i18n import points
 
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 24
@@ -100,8 +101,7 @@ def line_chart(
 
 
 def format_tick(value: float) -> str:
-    text = f"{abs(int(value)):,}".replace(",", "\u202f")
-    return ("\u2212" if value < 0 else "") + text
+    return points(value)
 
 
 def legend(series: Sequence[Series]) -> Markup:
@@ -123,7 +123,10 @@ def match_progression_svg(game: rules.Match, score: rules.MatchScore) -> Markup:
         for index, side in enumerate(game.sides)
     ]
     target = game.rules.target
-    title = _("Score after each hand; the dashed line is the target (%(target)s).", target=target)
+    title = _(
+        "Score after each hand; the dashed line is the target (%(target)s).",
+        target=points(target),
+    )
     chart = line_chart(title, series, [(_("Target"), target)])
     return Markup('<figure class="chart-figure">') + chart + legend(series) + Markup("</figure>")
 

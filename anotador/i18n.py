@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
+from babel.numbers import format_decimal
+from flask_babel import get_locale
 from flask_babel import gettext
 
 from anotador.rules import MESSAGES
@@ -12,3 +16,23 @@ def problem_message(problem: Problem) -> str:
     """The problem's sentence translated into the current locale, with its figures."""
     # The catalog holds the English template; the figures are filled in after translating.
     return gettext(MESSAGES[problem.code]).format(**problem.params)
+
+
+MINUS = "\u2212"
+
+
+@functools.lru_cache(maxsize=4096)
+def grouped(value: int, locale: str) -> str:
+    """``value`` (not negative) with the locale's thousands separator (CLDR, via Babel)."""
+    return format_decimal(value, locale=locale)
+
+
+def points(value: float, signed: bool = False) -> str:
+    """A score the same way on every page of the current language: es/it "3.460",
+    en "3,460"; a real minus sign ("−85"), and "+" before a positive one when ``signed``.
+    Input fields keep plain digits."""
+    locale = get_locale()
+    text = grouped(abs(int(value)), str(locale) if locale else "es")
+    if value < 0:
+        return MINUS + text
+    return ("+" + text) if signed and value > 0 else text

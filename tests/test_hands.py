@@ -91,7 +91,7 @@ def test_form_shows_current_totals_and_minimums(app: Flask, client: FlaskClient)
     match_id = new_match(app, start_scores=[1495, 1500])
     page = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
     standing = page[page.index('class="standing"') : page.index("</table>")]
-    assert re.findall(r"<td[^>]*>(\d+)</td>", standing) == ["1495", "50", "1500", "90"]
+    assert re.findall(r"<td[^>]*>([\d.]+)</td>", standing) == ["1.495", "50", "1.500", "90"]
 
 
 VARIANT_CASES = [
@@ -277,7 +277,7 @@ def test_stale_form_is_refused_with_its_input_and_fresh_totals(app: Flask, clien
     assert "Otro teléfono anotó una mano mientras tanto" in page
     assert 'value="765"' in page
     assert re.search(r'name="version" type="hidden" value="1"', page)
-    assert ">2260<" in page  # the fresh totals at the top
+    assert ">2.260<" in page  # the fresh totals at the top, as the planilla writes them
     assert len(stored(app, match_id).hands) == 1
 
     resent = re.search(r'name="request_key" type="hidden" value="(\w+)"', page)
@@ -399,6 +399,12 @@ def test_preview_json_figures(app: Flask, client: FlaskClient):
         (2260, 3460, 120),
         (755, 3455, 120),
     ]
+    texts = [(s["score_text"], s["total_text"], s["minimum_text"]) for s in result["sides"]]
+    assert texts == [("+2.260", "3.460", "120"), ("+755", "3.455", "120")]
+    english = client.post(
+        f"/partidas/{match_id}/manos/vista-previa", data=E1, headers={"Accept-Language": "en"}
+    ).get_json()
+    assert [s["total_text"] for s in english["sides"]] == ["3,460", "3,455"]
     assert stored(app, match_id).hands == []
 
 
@@ -435,8 +441,8 @@ def test_preview_button_without_javascript(app: Flask, client: FlaskClient):
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     preview = page[page.index('id="preview"') :]
-    assert "+2260" in preview
-    assert "3460" in preview
+    assert "+2.260" in preview
+    assert "3.460" in preview
     assert "+755" in preview
     assert stored(app, match_id).hands == []
 

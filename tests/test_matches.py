@@ -302,9 +302,23 @@ def test_planilla_shows_totals_and_opening_minimums(app: Flask, client: FlaskCli
     assert 'data-total="3455"' in page
     assert page.count('data-minimum="120"') == 2
     assert "Mínimo para bajar" in page
-    assert "+2\u202f260" in page  # side A's hand score, in the hand row
+    assert "+2.260" in page  # side A's hand score, in the hand row
     assert "Treses rojos" in page  # the breakdown, translated
-    assert "faltan 1\u202f540" in page
+    assert "faltan 1.540" in page
+    assert ">3.460<" in page  # the big total
+
+
+@pytest.mark.parametrize(("language", "total"), [("es", "3.460"), ("en", "3,460"), ("it", "3.460")])
+def test_planilla_numbers_follow_the_language(
+    app: Flask, client: FlaskClient, language: str, total: str
+) -> None:
+    match_id = create(app, document(start_scores=[1200, 2700], hands=[E1_HAND]))
+    headers = {"Accept-Language": language}
+    page = client.get(f"/partidas/{match_id}", headers=headers).get_data(as_text=True)
+    assert f">{total}<" in page
+    assert "\u202f" not in page  # no other grouping left over
+    hand_form = client.get(f"/partidas/{match_id}/manos/nueva", headers=headers).text
+    assert f">{total}<" in hand_form  # the hand form writes totals the same way
 
 
 def test_planilla_draws_the_score_progression_once_there_are_hands(

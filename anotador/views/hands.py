@@ -26,6 +26,7 @@ from anotador.hand_forms import HandForm
 from anotador.hand_forms import hand_form
 from anotador.hand_forms import hand_number_of
 from anotador.hand_forms import stored_data
+from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
 
@@ -167,6 +168,10 @@ def preview_rows(
             "total": side.total,
             "minimum": side.opening_minimum,
             "winner": ended and score.winner == i,
+            # The same figures as the page writes them in its language ("+2.260", "3.460").
+            "score_text": points(side.score, signed=True),
+            "total_text": points(side.total),
+            "minimum_text": "—" if side.opening_minimum is None else points(side.opening_minimum),
         }
         for i, side in enumerate(score.hands[index].sides)
     ]

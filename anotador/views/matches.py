@@ -21,6 +21,7 @@ from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as BaseResponse
 
 from anotador import charts
+from anotador import i18n
 from anotador import labels
 from anotador import operations
 from anotador import planilla
@@ -54,11 +55,8 @@ def optional_url(endpoint: str, **values: Any) -> str | None:
 
 @bp.app_template_filter("points")
 def points(value: int, signed: bool = False) -> str:
-    """A score with thin spaces between thousands ("12 000"), a real minus, "+" if asked."""
-    text = f"{abs(value):,}".replace(",", "\u202f")
-    if value < 0:
-        return "\u2212" + text
-    return ("+" + text) if signed and value > 0 else text
+    """A score in the page's language ("3.460", "3,460"), a real minus, "+" if asked."""
+    return i18n.points(value, signed)
 
 
 @bp.app_context_processor

@@ -144,7 +144,7 @@
       head.scope = "row";
       head.textContent = side.name + (side.winner ? " 🏆" : "");
       row.appendChild(head);
-      [(side.score > 0 ? "+" : "") + side.score, side.total, side.minimum === null ? "—" : side.minimum]
+      [side.score_text, side.total_text, side.minimum_text]
         .forEach(function (text, index) {
           var cell = row.insertCell();
           cell.className = index === 1 ? "num big" : "num";
@@ -152,7 +152,7 @@
         });
     });
     line.textContent = result.ok ? result.sides.map(function (side) {
-      return side.name + " " + (side.score > 0 ? "+" : "") + side.score + " → " + side.total;
+      return side.name + " " + side.score_text + " → " + side.total_text;
     }).join(" · ") : "";
     table.hidden = !result.ok;
     empty.hidden = result.ok;

@@ -18,8 +18,8 @@ Shot = Callable[..., Path]
 
 
 def points(value: int, signed: bool = False) -> str:
-    """A score as the planilla prints it: "5 570" (narrow no-break space), "−60", "+900"."""
-    text = f"{abs(value):,}".replace(",", "\u202f")
+    """A score as the planilla prints it in Spanish: "5.570", "−60", "+900"."""
+    text = f"{abs(value):,}".replace(",", ".")
     if value < 0:
         return "\u2212" + text
     return ("+" + text) if signed and value > 0 else text
