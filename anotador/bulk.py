@@ -89,15 +89,19 @@ def insert_matches(new: list[NewMatch]) -> list[int]:
     """Insert matches with their sides, seats and hands (four statements); the new ids."""
     if not new:
         return []
-    statement = sa.insert(Match).returning(Match.id, sort_by_parameter_order=True)
-    match_ids = list(db.session.scalars(statement, [item.match for item in new]))
+    # Core statements on the session's connection: the ORM's bulk path costs a third more.
+    connection = db.session.connection()
+    table = Match.__table__
+    statement = table.insert().returning(table.c.id, sort_by_parameter_order=True)
+    match_ids = list(connection.execute(statement, [item.match for item in new]).scalars())
     side_rows = [
         {"match_id": match_id, "position": position, "name": name}
         for match_id, item in zip(match_ids, new, strict=True)
         for position, (name, _) in enumerate(item.sides)
     ]
-    statement = sa.insert(Side).returning(Side.id, sort_by_parameter_order=True)
-    side_ids = iter(list(db.session.scalars(statement, side_rows)))
+    table = Side.__table__
+    statement = table.insert().returning(table.c.id, sort_by_parameter_order=True)
+    side_ids = iter(list(connection.execute(statement, side_rows).scalars()))
     seats, hands = [], []
     for match_id, item in zip(match_ids, new, strict=True):
         count = len(item.sides)
@@ -109,7 +113,7 @@ def insert_matches(new: list[NewMatch]) -> list[int]:
         for number, inputs in enumerate(item.hands, start=1):
             hands.append({"match_id": match_id, "number": number, "inputs": inputs})
     if seats:
-        db.session.execute(sa.insert(Seat), seats)
+        connection.execute(Seat.__table__.insert(), seats)
     if hands:
-        db.session.execute(sa.insert(Hand), hands)
+        connection.execute(Hand.__table__.insert(), hands)
     return match_ids

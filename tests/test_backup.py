@@ -99,6 +99,8 @@ def assert_summaries_are_the_engines() -> None:
         unfinished = "abandoned" if match.abandoned else "ongoing"
         assert match.status == ("finished" if scored.score.finished else unfinished)
         assert match.content_hash == operations.content_hash(operations.match_document(match))
+        assert match.created_at is not None
+        assert match.version == 0
 
 
 def import_text(text: str) -> backup.ImportReport:
