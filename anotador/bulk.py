@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite
 
 from anotador import rules
 from anotador.extensions import db
@@ -66,7 +68,9 @@ def clean_name(name: str) -> str:
 
 def player_ids(names: Iterable[str]) -> dict[str, int]:
     """name_key -> player id for every name, creating the missing players (the first
-    spelling of a name wins, as when matches are created one by one): two statements."""
+    spelling of a name wins, as when matches are created one by one): a query, and an insert
+    and a second query when some are new. A player another request created meanwhile is
+    found, not inserted twice."""
     wanted: dict[str, str] = {}
     for name in names:
         clean = clean_name(name)
@@ -77,12 +81,21 @@ def player_ids(names: Iterable[str]) -> dict[str, int]:
     known: dict[str, int] = {key: player_id for key, player_id in db.session.execute(statement)}
     missing = [{"name": name, "name_key": key} for key, name in wanted.items() if key not in known]
     if missing:
-        inserted = db.session.execute(
-            sa.insert(Player).returning(Player.name_key, Player.id, sort_by_parameter_order=True),
-            missing,
+        db.session.execute(insert_new_players(), missing)
+        statement = sa.select(Player.name_key, Player.id).where(
+            Player.name_key.in_([row["name_key"] for row in missing])
         )
-        known.update({key: player_id for key, player_id in inserted})
+        known.update({key: player_id for key, player_id in db.session.execute(statement)})
     return known
+
+
+def insert_new_players() -> sa.Insert:
+    """INSERT into player that skips a name_key already there (both databases say it as
+    ON CONFLICT DO NOTHING)."""
+    table = Player.__table__
+    if db.session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing(index_elements=["name_key"])
+    return sqlite.insert(table).on_conflict_do_nothing(index_elements=["name_key"])
 
 
 def insert_matches(new: list[NewMatch]) -> list[int]:

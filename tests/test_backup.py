@@ -21,6 +21,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.test import encode_multipart
 
 from anotador import backup
+from anotador import bulk
 from anotador import demo
 from anotador import operations
 from anotador import rules
@@ -414,3 +415,15 @@ def test_restore_needs_the_csrf_token(app_factory: Any):
     assert response.status_code == 400
     with app.app_context():
         assert match_count() == 0
+
+
+def test_bulk_players_reuse_the_registry_and_the_first_spelling_wins(app: Flask):
+    with app.app_context():
+        ana = operations.find_or_create_player("Ana")
+        db.session.commit()
+        ids = bulk.player_ids(["ana", "José  Pérez", "jose perez", "ANA"])
+        db.session.commit()
+        assert set(ids) == {"ana", "jose perez"}
+        assert ids["ana"] == ana.id
+        assert db.session.get(Player, ids["jose perez"]).name == "José Pérez"
+        assert bulk.player_ids(["Jose Perez"]) == {"jose perez": ids["jose perez"]}
