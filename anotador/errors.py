@@ -1,25 +1,27 @@
-"""Error pages: one template, a Spanish title and message per HTTP status."""
+"""Error pages: one template, a title and message per HTTP status in the user's language."""
 
 from flask import Flask
 from flask import render_template
+from flask_babel import LazyString
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from anotador.extensions import db
 
-#: Status code -> (title, message) shown on the error page.
-MESSAGES: dict[int, tuple[str, str]] = {
+#: Status code -> (title, message) shown on the error page, in the user's language.
+MESSAGES: dict[int, tuple[LazyString, LazyString]] = {
     400: (
-        "Solicitud no válida",
-        "No pudimos entender lo que enviaste; revisá los datos y volvé a intentarlo.",
+        _l("Invalid request"),
+        _l("We could not understand what was sent; check the data and try again."),
     ),
-    404: ("Página no encontrada", "La página que buscás no existe o fue movida."),
-    405: ("Acción no permitida", "Esa acción no se puede hacer en esta página."),
-    413: ("Envío demasiado grande", "Lo que enviaste es demasiado grande para procesarlo."),
-    500: ("Error interno", "Algo salió mal de nuestro lado; probá de nuevo en un momento."),
+    404: (_l("Page not found"), _l("The page you are looking for does not exist or was moved.")),
+    405: (_l("Action not allowed"), _l("That action cannot be done on this page.")),
+    413: (_l("Upload too large"), _l("What was sent is too large to process.")),
+    500: (_l("Internal error"), _l("Something went wrong on our side; try again in a moment.")),
 }
 
-CSRF_MESSAGE = "La sesión expiró o el formulario no es válido; volvé a intentarlo."
+CSRF_MESSAGE = _l("The session expired or the form is not valid; try again.")
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -34,7 +36,7 @@ def render_error(code: int, message: str | None = None) -> tuple[str, int]:
     """Return the error page for ``code``, with ``message`` instead of the default one."""
     title, default_message = MESSAGES[code]
     page = render_template(
-        "errors/error.html", code=code, title=title, message=message or default_message
+        "errors/error.html", code=code, title=str(title), message=str(message or default_message)
     )
     return page, code
 

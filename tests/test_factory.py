@@ -166,6 +166,25 @@ def test_method_not_allowed_page(client: FlaskClient):
     assert "Acción no permitida" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("language", "title", "message"),
+    [
+        ("es", "Página no encontrada", "La página que buscás no existe o fue movida."),
+        ("en", "Page not found", "The page you are looking for does not exist or was moved."),
+        ("it", "Pagina non trovata", "La pagina che cerchi non esiste o è stata spostata."),
+    ],
+)
+def test_error_pages_speak_the_users_language(
+    client: FlaskClient, language: str, title: str, message: str
+):
+    response = client.get("/no-such-page", headers={"Accept-Language": language})
+    assert response.status_code == 404
+    page = response.get_data(as_text=True)
+    assert f'<html lang="{language}">' in page
+    assert title in page
+    assert message in page
+
+
 def test_post_without_csrf_token_gets_friendly_400(app_factory: AppFactory):
     app = app_factory(WTF_CSRF_ENABLED=True)
     app.add_url_rule("/form", "form_get", generate_csrf)
@@ -175,7 +194,9 @@ def test_post_without_csrf_token_gets_friendly_400(app_factory: AppFactory):
     refused = client.post("/form", data={"x": "1"})
     assert refused.status_code == 400
     assert refused.mimetype == "text/html"
-    assert CSRF_MESSAGE in refused.get_data(as_text=True)
+    assert "La sesión expiró o el formulario no es válido" in refused.get_data(as_text=True)
+    english = client.post("/form", data={"x": "1"}, headers={"Accept-Language": "en"})
+    assert str(CSRF_MESSAGE) in english.get_data(as_text=True)  # the English msgid
 
     token = client.get("/form").get_data(as_text=True)
     accepted = client.post("/form", data={"x": "1", "csrf_token": token})
