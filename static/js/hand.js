@@ -103,6 +103,26 @@
     });
   });
 
+  // "En mano" (concealed) only means something for a side that went out: its controls
+  // stay hidden, and are not sent, until a side is chosen as the closer.
+  var concealed = ["f-concealed", "f-concealed_kind"]
+    .map(function (id) { return document.getElementById(id); })
+    .filter(Boolean);
+
+  function followCloser() {
+    var chosen = form.querySelector('input[name="closer"]:checked');
+    var aSide = Boolean(chosen && chosen.value !== "none");
+    concealed.forEach(function (field) {
+      field.hidden = !aSide;
+      field.querySelectorAll("input").forEach(function (input) { input.disabled = !aSide; });
+    });
+  }
+
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "closer") followCloser();
+  });
+  followCloser();
+
   // The live preview: the server scores the hand with the engine, debounced.
   var table = document.getElementById("preview-table");
   var empty = document.getElementById("preview-empty");
