@@ -85,10 +85,10 @@ def test_opening_minimum_steps_from_50_to_90_at_1500(page: Page, table: Table) -
     # The preview already tells the next minimums: 1500 needs 90, 1495 still 50.
     preview = page.get_by_role("region", name="Vista previa")
     expect(preview.get_by_role("row", name="Nosotros").get_by_role("cell")).to_have_text(
-        ["+100", "1500", "90"]
+        [points(100, signed=True), points(1500), "90"]
     )
     expect(preview.get_by_role("row", name="Ellos").get_by_role("cell")).to_have_text(
-        ["+800", "1495", "50"]
+        [points(800, signed=True), points(1495), "50"]
     )
     table.shot("preview-crossing-1500")
     table.save()
