@@ -7,15 +7,31 @@ import functools
 from babel.numbers import format_decimal
 from flask_babel import get_locale
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 
 from anotador.rules import MESSAGES
 from anotador.rules import Problem
 
+#: The engine's ``expected`` words, said inside its messages.
+EXPECTED = {
+    "a list": _l("a list"),
+    "a list of names": _l("a list of names"),
+    "a list of whole numbers": _l("a list of whole numbers"),
+    "a text": _l("a text"),
+    "a whole number": _l("a whole number"),
+    "an object": _l("an object"),
+    "true or false": _l("true or false"),
+}
+
 
 def problem_message(problem: Problem) -> str:
-    """The problem's sentence translated into the current locale, with its figures."""
+    """The problem's sentence in the current language, its figures and engine words too."""
     # The catalog holds the English template; the figures are filled in after translating.
-    return gettext(MESSAGES[problem.code]).format(**problem.params)
+    params = {
+        key: str(EXPECTED.get(value, value)) if isinstance(value, str) else value
+        for key, value in problem.params.items()
+    }
+    return gettext(MESSAGES[problem.code]).format(**params)
 
 
 MINUS = "\u2212"

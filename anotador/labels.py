@@ -3,12 +3,8 @@ the parts of a hand's score. Lazy, so each request gets its own language."""
 
 from __future__ import annotations
 
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-
-from anotador.rules import Problem
-from anotador.rules.problems import MESSAGES
 
 VARIANTS = {
     "uruguaya": _l("Uruguayan"),
@@ -68,17 +64,6 @@ PARTS = {
     "adjustment": _l("Adjustment"),
 }
 
-#: The engine's ``expected`` words, said inside its messages.
-EXPECTED = {
-    "a list": _l("a list"),
-    "a list of names": _l("a list of names"),
-    "a list of whole numbers": _l("a list of whole numbers"),
-    "a text": _l("a text"),
-    "a whole number": _l("a whole number"),
-    "an object": _l("an object"),
-    "true or false": _l("true or false"),
-}
-
 
 def label(table: dict, key: object) -> str:
     """The label of ``key`` in ``table``, or the key itself when it has none."""
@@ -88,15 +73,6 @@ def label(table: dict, key: object) -> str:
 
 def choice_label(value: object) -> str:
     return label(CHOICES, value)
-
-
-def problem_text(problem: Problem) -> str:
-    """The problem's sentence in the current language, its engine words translated too."""
-    params = {
-        key: label(EXPECTED, value) if isinstance(value, str) else value
-        for key, value in problem.params.items()
-    }
-    return gettext(MESSAGES[problem.code]).format(**params)
 
 
 def hands_played(count: int) -> str:

@@ -16,6 +16,7 @@ from flask_babel import gettext
 
 from anotador import labels
 from anotador.forms import default_side_names
+from anotador.i18n import problem_message
 from anotador.models import Match
 from anotador.operations import Scored
 from anotador.rules import describe_variants
@@ -66,7 +67,7 @@ class Sheet:
         for problem in score.warnings:
             found = HAND_PATH.match(problem.path)
             if found and int(found[1]) < len(rows):
-                rows[int(found[1])].warnings.append(labels.problem_text(problem))
+                rows[int(found[1])].warnings.append(problem_message(problem))
         return rows
 
 
@@ -92,7 +93,7 @@ def build(scored: Scored) -> Sheet:
     for problem in score.warnings:
         found = HAND_PATH.match(problem.path)
         if not (found and int(found[1]) < count):
-            general.append(labels.problem_text(problem))
+            general.append(problem_message(problem))
     kind, banner = result_banner(match, game, score, sides)
     return Sheet(
         match=match,

@@ -25,6 +25,7 @@ from anotador import history
 from anotador import labels
 from anotador.extensions import csrf
 from anotador.hand_forms import FIELD_LABELS
+from anotador.i18n import problem_message
 from anotador.models import STATUSES
 from anotador.rules import VARIANTS
 from anotador.rules import Problem
@@ -224,7 +225,7 @@ def path_text(path: str) -> str:
 
 def problem_line(problem: Problem) -> str:
     where = path_text(problem.path) if problem.path else ""
-    text = labels.problem_text(problem)
+    text = problem_message(problem)
     return f"{where}: {text}" if where else text
 
 

@@ -29,6 +29,7 @@ from anotador.cache import LRU
 from anotador.forms import NewMatchForm
 from anotador.forms import UploadForm
 from anotador.forms import field_for_path
+from anotador.i18n import problem_message
 from anotador.models import Match
 from anotador.rules import Problem
 from anotador.rules import describe_variants
@@ -61,7 +62,7 @@ def points(value: int, signed: bool = False) -> str:
 
 @bp.app_context_processor
 def label_tables() -> dict[str, Any]:
-    return {"labels": labels}
+    return {"labels": labels, "problem_message": problem_message}
 
 
 @bp.get("/")
@@ -134,9 +135,9 @@ def render_new(
             continue
         name = field_for_path(problem.path, form.variant.data, bool(layout and layout.individual))
         if name is not None and name in form:
-            errors.setdefault(name, []).append(labels.problem_text(problem))
+            errors.setdefault(name, []).append(problem_message(problem))
         else:
-            general.append(labels.problem_text(problem))
+            general.append(problem_message(problem))
     for name in form.errors:
         errors.setdefault(name, []).extend(form.errors[name])
     form.first_dealer.choices = form.seat_choices()
