@@ -13,6 +13,14 @@ VARIANTS = {
     "real": _l("Canasta real"),
 }
 
+#: Full names, for titles (the printed sheets).
+VARIANT_TITLES = {
+    "uruguaya": _l("Uruguayan canasta"),
+    "classic": _l("Classic canasta"),
+    "canastone": _l("Canastone"),
+    "real": _l("Canasta Real"),
+}
+
 LAYOUTS = {
     "2p": _l("2 players"),
     "3p": _l("3 players"),

@@ -28,6 +28,7 @@ from flask_babel import force_locale
 from flask_babel import gettext
 from markupsafe import Markup
 
+from anotador import labels
 from anotador import rules
 from anotador.config import PROJECT_ROOT
 from anotador.rules import canastone
@@ -47,19 +48,6 @@ def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker nam
     return message
 
 
-VARIANT_NAMES = {
-    "uruguaya": N_("Uruguayan canasta"),
-    "classic": N_("Classic canasta"),
-    "canastone": N_("Canastone"),
-    "real": N_("Canasta Real"),
-}
-LAYOUT_NAMES = {
-    "2p": N_("2 players"),
-    "3p": N_("3 players"),
-    "4p": N_("4 players, 2 pairs"),
-    "6p-3x2": N_("6 players, 3 pairs"),
-    "6p-2x3": N_("6 players, 2 trios"),
-}
 # Parts of a hand's score, in the order the columns show them; unknown parts go last.
 PART_LABELS = {
     "canastas": N_("Canastas"),
@@ -231,8 +219,8 @@ def number(value: int | None) -> str:
 
 def describe_rules(match_rules: rules.Rules) -> dict[str, Any]:
     return {
-        "variant": gettext(VARIANT_NAMES.get(match_rules.variant.name, match_rules.variant.name)),
-        "layout": gettext(LAYOUT_NAMES.get(match_rules.layout.name, match_rules.layout.name)),
+        "variant": labels.label(labels.VARIANT_TITLES, match_rules.variant.name),
+        "layout": labels.label(labels.LAYOUTS, match_rules.layout.name),
         "target": match_rules.target,
         "decks": match_rules.decks,
         "canastas_to_close": match_rules.canastas_to_close,

@@ -20,6 +20,7 @@ from flask import request
 from flask_babel import get_locale
 from flask_babel import gettext
 
+from anotador import labels
 from anotador import operations
 from anotador import rules
 from anotador import sheets
@@ -125,8 +126,8 @@ def blank_parameters(args: Mapping[str, str]) -> tuple[str, str, int | None]:
 
 def form_context() -> dict[str, object]:
     return {
-        "variants": [(name, gettext(sheets.VARIANT_NAMES[name])) for name in rules.VARIANTS],
-        "layouts": [(name, gettext(label)) for name, label in sheets.LAYOUT_NAMES.items()],
+        "variants": [(name, str(labels.VARIANT_TITLES[name])) for name in rules.VARIANTS],
+        "layouts": [(name, str(label)) for name, label in labels.LAYOUTS.items()],
         "languages": [("es", "Español"), ("en", "English"), ("it", "Italiano")],
         "args": request.args,
         "current_lang": str(get_locale() or sheets.LANGUAGES[0]),
