@@ -79,7 +79,7 @@ def test_language_switch_changes_the_card_table_words(page: Page, table: Table) 
     table.shot("it")
 
     # The choice sticks while moving around: the planilla is in Italian too.
-    page.get_by_role("link", name="← Segnapunti").tap()
+    page.get_by_role("link", name="← Foglio dei punti").tap()
     expect(page.get_by_role("link", name="Segna una mano").first).to_be_visible()
     table.shot("it-planilla")
 
