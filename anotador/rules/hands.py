@@ -8,6 +8,8 @@ from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.rules.reading import join
 from anotador.rules.variant import END_REASONS
+from anotador.rules.variant import MAX_COUNT
+from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import InputField
 from anotador.rules.variant import Rules
@@ -27,15 +29,33 @@ def read_inputs(
         if spec.name not in raw:
             values[spec.name] = spec.default
             continue
-        field_path = join(path, spec.name)
-        value = reader.field(spec, raw[spec.name], field_path)
+        value = raw[spec.name]
+        # Paths are built only for a value that needs a closer look: most are plainly fine.
+        if not plainly_valid(spec, value):
+            value = reader.field(spec, value, join(path, spec.name))
         values[spec.name] = value
         if value != spec.default and not spec.is_enabled(rules.options):
+            field_path = join(path, spec.name)
             if spec.enabled_by is not None:
                 reader.error(field_path, "option_off_field", option=spec.enabled_by)
             else:
                 reader.error(field_path, "not_for_preset", preset=rules.options.get("preset"))
     return values
+
+
+def plainly_valid(spec: InputField, value: object) -> bool:
+    """A whole number or flag that passes its field's checks at a glance."""
+    if type(value) is bool:
+        return spec.kind == "flag"
+    if type(value) is not int:
+        return False
+    if spec.kind == "count":
+        return 0 <= value <= MAX_COUNT
+    if spec.kind == "points":
+        return 0 <= value <= MAX_POINTS and value % 5 == 0
+    if spec.kind == "signed_points":
+        return -MAX_POINTS <= value <= MAX_POINTS and value % 5 == 0
+    return False
 
 
 def read_hand(rules: Rules, raw: object, path: str = "") -> tuple[HandInput | None, list[Problem]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 
 from anotador.rules.problems import Problem
 from anotador.rules.variant import HandInput
@@ -31,6 +32,8 @@ class Match:
     notes: str = ""
     abandoned: bool = False
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
+    # The score of this (immutable) match, kept by scoring.score_match once computed.
+    scored: Any = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.start_scores:

@@ -83,6 +83,8 @@ def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
 
 def score_match(match: Match) -> MatchScore:
     """Score every hand of a validated match, in order, from its start scores."""
+    if match.scored is not None:
+        return match.scored
     rules = match.rules
     totals = list(match.start_scores)
     hands = []
@@ -101,7 +103,7 @@ def score_match(match: Match) -> MatchScore:
             if finished:
                 ended_at = index
     ranked = sorted(totals, reverse=True)
-    return MatchScore(
+    result = MatchScore(
         hands=tuple(hands),
         totals=tuple(totals),
         opening_minimum=tuple(opening_minimum(rules, total) for total in totals),
@@ -111,3 +113,6 @@ def score_match(match: Match) -> MatchScore:
         margin=ranked[0] - ranked[1],
         warnings=match.warnings,
     )
+    # A pure function of a frozen match: reading the match already scored it once.
+    object.__setattr__(match, "scored", result)
+    return result
