@@ -39,7 +39,8 @@ class Player(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
-    name_key: Mapped[str] = mapped_column(sa.String(NAME_LENGTH), unique=True)
+    # Folding can lengthen a name ("ß" becomes "ss"); three times is the most NFKD + casefold gives.
+    name_key: Mapped[str] = mapped_column(sa.String(3 * NAME_LENGTH), unique=True)
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )
