@@ -18,8 +18,12 @@ T = TypeVar("T")
 
 
 class LRU(Generic[T]):
-    def __init__(self, size: int) -> None:
+    """At most ``size`` entries; with ``max_bytes``, also at most that many bytes of values
+    (``bytes`` values: rendered PDFs), though the newest entry is always kept."""
+
+    def __init__(self, size: int, max_bytes: int | None = None) -> None:
         self.size = size
+        self.max_bytes = max_bytes
         self.entries: OrderedDict[Hashable, T] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -34,8 +38,13 @@ class LRU(Generic[T]):
         with self.lock:
             self.entries[key] = value
             self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
+            while len(self.entries) > self.size or (len(self.entries) > 1 and self.too_heavy()):
                 self.entries.popitem(last=False)
+
+    def too_heavy(self) -> bool:
+        if self.max_bytes is None:
+            return False
+        return sum(len(value) for value in self.entries.values()) > self.max_bytes  # type: ignore[arg-type]
 
     def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
         found = self.get(key)

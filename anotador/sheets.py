@@ -14,8 +14,6 @@ import functools
 import hashlib
 import json
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +28,7 @@ from markupsafe import Markup
 
 from anotador import labels
 from anotador import rules
+from anotador.cache import LRU
 from anotador.config import PROJECT_ROOT
 from anotador.rules import canastone
 from anotador.rules import real
@@ -532,33 +531,6 @@ def sheet_key(document: object, *settings: str) -> str:
     return digest.hexdigest()
 
 
-class SheetCache:
-    """A small thread-safe LRU of rendered PDFs, bounded by count and by bytes."""
-
-    def __init__(self, entries: int = 64, size: int = 32 * 1024 * 1024) -> None:
-        self.entries, self.size = entries, size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: bytes) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.entries or (
-                len(self._items) > 1 and sum(map(len, self._items.values())) > self.size
-            ):
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-def cache_for(app: Flask) -> SheetCache:
-    return app.extensions.setdefault("anotador.sheets", SheetCache())
+def cache_for(app: Flask) -> LRU[bytes]:
+    """The app's rendered sheets: 64 at most, 32 MB at most."""
+    return app.extensions.setdefault("anotador.sheets", LRU(64, max_bytes=32 * 1024 * 1024))
