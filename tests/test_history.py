@@ -1,37 +1,20 @@
 """The history list: order, keyset pages, filters, search, downloads, bad input, queries."""
 
-import contextlib
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 
 from anotador import demo
 from anotador import history
 from anotador import operations
 from anotador.extensions import db
 from anotador.models import Match
-
-
-@contextlib.contextmanager
-def count_statements(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def store(app: Flask, **changes: Any) -> int:

@@ -6,8 +6,6 @@ import copy
 import io
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ import sqlalchemy as sa
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 
 from anotador import operations
 from anotador.extensions import db
@@ -121,22 +120,6 @@ def new_match_fields(html: str) -> dict[str, str]:
     return reader.fields
 
 
-@contextmanager
-def counting_statements(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-
-
 # Home
 
 
@@ -159,11 +142,11 @@ def test_home_issues_the_same_statements_for_1_or_12_matches(
     app: Flask, client: FlaskClient
 ) -> None:
     create(app, document())
-    with counting_statements(app) as few:
+    with count_statements(app) as few:
         assert client.get("/").status_code == 200
     for _ in range(11):
         create(app, document(sides=[{"name": "A", "players": ["Ana", "Beto"]}, {"name": "B"}]))
-    with counting_statements(app) as many:
+    with count_statements(app) as many:
         assert client.get("/").status_code == 200
     assert len(few) == len(many)
 
@@ -388,9 +371,9 @@ def test_planilla_statements_do_not_grow_with_hands(app: Flask, client: FlaskCli
     forget_cached_pages(app)
     counts = {}
     for cache in ("cold", "warm"):  # first view of each match, then a second one
-        with counting_statements(app) as for_one:
+        with count_statements(app) as for_one:
             assert client.get(f"/partidas/{one}").status_code == 200
-        with counting_statements(app) as for_forty:
+        with count_statements(app) as for_forty:
             page = client.get(f"/partidas/{forty}").get_data(as_text=True)
         assert page.count('class="hand"') == 40
         counts[cache] = len(for_one), len(for_forty)

@@ -1,14 +1,13 @@
 """Players: registry, suggestions, statistics pages, rename, merge, bad ids."""
 
-import contextlib
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 
 from anotador import history
 from anotador import operations
@@ -42,22 +41,6 @@ def player_id(app: Flask, name: str) -> int:
         player = history.find_player(name)
         assert player is not None
         return player.id
-
-
-@contextlib.contextmanager
-def count_statements(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def test_suggestions_ignore_accents_and_case(app: Flask, client: FlaskClient):
