@@ -415,11 +415,16 @@ def save_hands(
     db.session.refresh(match, ["version"])
     try:
         apply(game)
-        refresh_summary(match, rules.score_match(game))
+        score = rules.score_match(game)
+        refresh_summary(match, score)
+        key = cache_key(match)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         return Outcome(conflict=True)
+    if key is not None:
+        # The planilla the phone is sent to next finds the engine's work already done.
+        SCORES.put(key, (game, score))
     return Outcome(problems=hand_problems(problems, number), hand_number=number)
 
 

@@ -93,6 +93,18 @@ def statements(app: Any, client: Any, path: str, cold: bool) -> int:
     return len(seen)
 
 
+def after_save(app: Any, client: Any, match_id: int, rounds: int = 60) -> float:
+    """Median time of the view the phone is redirected to after correcting the last hand."""
+    elapsed = []
+    for round_ in range(rounds):
+        with app.app_context():
+            match = operations.load_match(match_id)
+            outcome = operations.edit_hand(match, 40, hand(round_), match.version)
+            assert outcome.ok, outcome
+        elapsed.append(timed(client, f"/partidas/{match_id}", 200, False))
+    return statistics.median(elapsed)
+
+
 def run() -> list[str]:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
@@ -118,6 +130,7 @@ def run() -> list[str]:
                 if round_ >= WARM_UP:
                     times[name].append(elapsed)
         ms = {name: statistics.median(values) * 1000 for name, values in times.items()}
+        ms["after_save"] = after_save(app, client, forty) * 1000
         counts = {
             (hands, cold): statements(app, client, f"/partidas/{match_id}", cold)
             for hands, match_id in ((1, one), (40, forty))
@@ -125,7 +138,8 @@ def run() -> list[str]:
         }
     lines = [
         f"match page, 40 hands (cached score and rows): median {ms['match']:.2f} ms; "
-        f"cold caches: {ms['match_cold']:.2f} ms ({ROUNDS} requests each, interleaved)",
+        f"cold caches: {ms['match_cold']:.2f} ms ({ROUNDS} requests each, interleaved); "
+        f"first view after a hand is saved: {ms['after_save']:.2f} ms",
     ]
     for name, label in (("healthz", "/healthz"), ("html", f"HTML 404 page {TRIVIAL_PAGE}")):
         ratio = ms["match"] / ms[name]
