@@ -621,3 +621,34 @@ def test_catalogs_hold_every_string_of_the_sources() -> None:
     with (ROOT / "anotador/translations/es/LC_MESSAGES/messages.po").open("rb") as source:
         catalog = {message.id for message in read_po(source, locale="es") if message.id}
     assert sorted(found - catalog, key=str) == []
+
+
+def test_a_match_is_abandoned_and_resumed_from_its_page(app: Flask, client: FlaskClient):
+    with app.app_context():
+        match, problems = operations.create_match(
+            {
+                "format": "anotador-match/1",
+                "variant": "uruguaya",
+                "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
+                "hands": [],
+            }
+        )
+        assert match is not None, problems
+        match_id = match.id
+    page = client.post(
+        f"/partidas/{match_id}/abandonar", data={"abandoned": "1"}, follow_redirects=True
+    )
+    assert "Partida marcada como abandonada." in page.get_data(as_text=True)
+    assert "Reanudar la partida" in page.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Match, match_id).status == "abandoned"
+    page = client.post(
+        f"/partidas/{match_id}/abandonar", data={"abandoned": "0"}, follow_redirects=True
+    )
+    assert "Partida reanudada." in page.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Match, match_id).status == "ongoing"
+    assert (
+        client.post(f"/partidas/{match_id}/abandonar", data={"abandoned": "x"}).status_code == 400
+    )
+    assert client.post("/partidas/999999/abandonar", data={"abandoned": "1"}).status_code == 404

@@ -188,6 +188,24 @@ def show(match_id: int) -> str:
     )
 
 
+@bp.post("/partidas/<int:match_id>/abandonar")
+def abandon(match_id: int) -> BaseResponse:
+    """Mark the match as left unfinished (``abandoned=1``) or take it up again (``0``)."""
+    match = get_match(match_id)
+    wanted = request.form.get("abandoned")
+    if wanted not in ("0", "1"):
+        abort(400)
+    if match.status == "finished":
+        flash(gettext("A finished match cannot be abandoned."), "error")
+    else:
+        operations.set_abandoned(match, wanted == "1")
+        flash(
+            gettext("Match marked as abandoned.") if wanted == "1" else gettext("Match resumed."),
+            "success",
+        )
+    return redirect(url_for("matches.show", match_id=match_id))
+
+
 @bp.get("/partidas/<int:match_id>/exportar")
 def export(match_id: int) -> BaseResponse:
     """Download the match file."""
