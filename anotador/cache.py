@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from collections.abc import Hashable
 from typing import Generic
 from typing import TypeVar
@@ -45,13 +44,6 @@ class LRU(Generic[T]):
         if self.max_bytes is None:
             return False
         return sum(len(value) for value in self.entries.values()) > self.max_bytes  # type: ignore[arg-type]
-
-    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
-        found = self.get(key)
-        if found is None:
-            found = make()
-            self.put(key, found)
-        return found
 
     def clear(self) -> None:
         with self.lock:

@@ -34,7 +34,6 @@ DEFAULT_VARIANT = "uruguaya"
 DEFAULT_LAYOUT = "4p"
 MAX_SIDES = max(layout.sides for layout in LAYOUTS.values())
 MAX_PLAYERS = max(layout.players_per_side for layout in LAYOUTS.values())
-MAX_SEATS = max(layout.sides * layout.players_per_side for layout in LAYOUTS.values())
 COMMON_OPTIONS = ("target", "decks", "canastas_to_close", "tie")
 NUMBER = re.compile(r"[+-]?\d{1,9}")
 

@@ -79,9 +79,5 @@ def label(table: dict, key: object) -> str:
     return str(found) if found is not None else str(key)
 
 
-def choice_label(value: object) -> str:
-    return label(CHOICES, value)
-
-
 def hands_played(count: int) -> str:
     return ngettext("%(num)d hand", "%(num)d hands", count)

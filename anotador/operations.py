@@ -260,21 +260,6 @@ def find_or_create_player(name: str) -> Player:
     return player
 
 
-def suggest_players(prefix: str, limit: int = 8) -> list[str]:
-    """Names of registered players starting with ``prefix`` (accents and case aside)."""
-    key = name_key(prefix)
-    if not key:
-        return []
-    escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    statement = (
-        sa.select(Player.name)
-        .where(Player.name_key.like(f"{escaped}%", escape="\\"))
-        .order_by(Player.name_key)
-        .limit(limit)
-    )
-    return list(db.session.scalars(statement))
-
-
 def recent_player_names(limit: int = 30) -> list[str]:
     """The players seen in the most recent matches, for the new-match form's suggestions."""
     statement = (

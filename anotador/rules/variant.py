@@ -168,8 +168,3 @@ class HandInput:
     sides: tuple[SideInput, ...]
     details: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
-
-
-def red_three_value(values: tuple[int, ...], count: int) -> int:
-    """The red-three bonus for ``count`` threes from a table indexed by count."""
-    return values[count] if count < len(values) else values[-1]
