@@ -5,6 +5,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
+from werkzeug.routing import Map
 
 from anotador import commands
 from anotador import config
@@ -48,6 +50,9 @@ def create_app(
         app.config.from_mapping(test_config)
 
     extensions.init_app(app)
+    # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
+    # at routing, before any query (PostgreSQL refuses such a number with an error).
+    app.url_map.converters["id"] = RowIdConverter
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -57,3 +62,8 @@ def create_app(
     errors.register_error_handlers(app)
     commands.register_commands(app)
     return app
+
+
+class RowIdConverter(IntegerConverter):
+    def __init__(self, url_map: Map) -> None:
+        super().__init__(url_map, min=1, max=2**31 - 1)

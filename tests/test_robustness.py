@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.exceptions import NotFound
 
 from anotador import operations
 from anotador.extensions import db
@@ -125,7 +126,7 @@ def post_routes(app: Flask) -> Iterator[tuple[str, str]]:
 
 
 def url_for_rule(rule: str, match_id: int | str, number: int | str = 1) -> str:
-    return rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", str(number))
+    return rule.replace("<id:match_id>", str(match_id)).replace("<int:number>", str(number))
 
 
 @pytest.fixture
@@ -166,7 +167,7 @@ def test_ids_that_do_not_exist(table):
     app, client, match_id = table
     before = snapshot(app)
     for endpoint, rule in post_routes(app):
-        if "<int:" not in rule:
+        if "<id:match_id>" not in rule:
             continue
         cases = [(999999, 1), (2**40, 1)]
         if "<int:number>" in rule:
@@ -175,7 +176,11 @@ def test_ids_that_do_not_exist(table):
             url = url_for_rule(rule, match, number)
             response = client.post(url, data={"confirm": "1", "version": "2", "closer": "none"})
             assert response.status_code == 404, (endpoint, url)
-            if "GET" in app.url_map.bind("").match(url, "POST", return_rule=True)[0].methods:
+            try:
+                methods = app.url_map.bind("").match(url, "POST", return_rule=True)[0].methods
+            except NotFound:  # an id no database integer holds is refused at routing
+                continue
+            if "GET" in methods:
                 assert client.get(url).status_code == 404
     assert snapshot(app) == before
 

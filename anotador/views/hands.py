@@ -30,14 +30,13 @@ from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
 
-bp = Blueprint("hands", __name__, url_prefix="/partidas/<int:match_id>")
+bp = Blueprint("hands", __name__, url_prefix="/partidas/<id:match_id>")
 
-MAX_ID = 2**31 - 1
 Page = tuple[str, int] | Response
 
 
 def get_match(match_id: int) -> Match:
-    match = operations.load_match(match_id) if 0 < match_id <= MAX_ID else None
+    match = operations.load_match(match_id)
     if match is None:
         abort(404)
     return match

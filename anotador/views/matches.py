@@ -156,7 +156,7 @@ def render_new(
     return page, status
 
 
-@bp.get("/partidas/<int:match_id>")
+@bp.get("/partidas/<id:match_id>")
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
     state = operations.match_state(match_id)
@@ -188,7 +188,7 @@ def show(match_id: int) -> str:
     )
 
 
-@bp.post("/partidas/<int:match_id>/abandonar")
+@bp.post("/partidas/<id:match_id>/abandonar")
 def abandon(match_id: int) -> BaseResponse:
     """Mark the match as left unfinished (``abandoned=1``) or take it up again (``0``)."""
     match = get_match(match_id)
@@ -206,7 +206,7 @@ def abandon(match_id: int) -> BaseResponse:
     return redirect(url_for("matches.show", match_id=match_id))
 
 
-@bp.get("/partidas/<int:match_id>/exportar")
+@bp.get("/partidas/<id:match_id>/exportar")
 def export(match_id: int) -> BaseResponse:
     """Download the match file."""
     document = operations.export_document(get_match(match_id))

@@ -98,7 +98,7 @@ def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str
     return page, 400 if errors else 200
 
 
-@bp.get("/<int:player_id>")
+@bp.get("/<id:player_id>")
 def show(player_id: int) -> ResponseReturnValue:
     """A player's statistics and results over time, with rename and merge forms."""
     player = get_player(player_id)
@@ -110,7 +110,7 @@ def show(player_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/<int:first_id>/con/<int:second_id>")
+@bp.get("/<id:first_id>/con/<id:second_id>")
 def pair(first_id: int, second_id: int) -> ResponseReturnValue:
     """The statistics of two partners playing together."""
     if first_id == second_id:
@@ -155,7 +155,7 @@ def head_to_head() -> ResponseReturnValue:
     )
 
 
-@bp.post("/<int:player_id>/nombre")
+@bp.post("/<id:player_id>/nombre")
 def rename(player_id: int) -> ResponseReturnValue:
     player = get_player(player_id)
     form = RenameForm()
@@ -169,7 +169,7 @@ def rename(player_id: int) -> ResponseReturnValue:
     return page, 400
 
 
-@bp.post("/<int:player_id>/fusionar")
+@bp.post("/<id:player_id>/fusionar")
 def merge(player_id: int) -> ResponseReturnValue:
     """Fold another player (named in the form) into this one."""
     player = get_player(player_id)

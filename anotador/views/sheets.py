@@ -66,7 +66,7 @@ def pdf_response(key: str, filename: str, render: Callable[[], bytes]) -> Respon
     return response
 
 
-@bp.get("/partidas/<int:match_id>/planilla.pdf")
+@bp.get("/partidas/<id:match_id>/planilla.pdf")
 def match_sheet(match_id: int) -> Response | tuple[str, int]:
     """The match's score sheet (``?papel=a4|carta``, ``?idioma=es|en|it``)."""
     try:
