@@ -39,7 +39,6 @@ from anotador.models import Side
 from anotador.models import name_key
 
 BACKUP_FORMAT = "anotador-backup/1"
-MATCH_FORMAT = "anotador-match/1"
 BATCH = 500
 MAX_SIDES = 3
 CSV_HEADER = [
@@ -158,25 +157,9 @@ def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stor
 
 
 def stored_match_document(stored: Stored) -> dict[str, Any]:
-    """The match file of a stored match as it is stored (the shape of
-    :func:`anotador.operations.match_document`)."""
-    row = stored.row
-    document: dict[str, Any] = {
-        "format": MATCH_FORMAT,
-        "variant": row.variant,
-        "layout": row.layout,
-        "options": row.settings,
-        "sides": [{"name": name, "players": players} for name, players in stored.sides],
-        "start_scores": row.start_scores,
-        "hands": stored.hands,
-        "played_on": row.played_on.isoformat(),
-        "abandoned": row.abandoned,
-    }
-    if row.title:
-        document["title"] = row.title
-    if row.notes:
-        document["notes"] = row.notes
-    return document
+    """The match file of a stored match as it is stored."""
+    sides = [{"name": name, "players": players} for name, players in stored.sides]
+    return operations.document_of(stored.row, sides, stored.hands)
 
 
 def export_file(stored: Stored) -> dict[str, Any]:

@@ -24,12 +24,12 @@ from wtforms import SubmitField
 from wtforms.fields.choices import SelectChoice
 
 from anotador import labels
+from anotador import rules
 from anotador.rules import VARIANTS
 from anotador.rules import variant_defaults
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
 
-FORMAT = "anotador-match/1"
 DEFAULT_VARIANT = "uruguaya"
 DEFAULT_LAYOUT = "4p"
 MAX_SIDES = max(layout.sides for layout in LAYOUTS.values())
@@ -166,7 +166,7 @@ class NewMatchForm(FlaskForm):
                     options[spec.name] = value
         sides = self.sides_document(shape)
         document: dict[str, Any] = {
-            "format": FORMAT,
+            "format": rules.MATCH_FORMAT,
             "variant": variant,
             "layout": layout,
             "options": options,

@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from anotador import operations
 from anotador import rules
 from anotador import stats
 from anotador.extensions import db
@@ -258,17 +259,8 @@ def summarize(
 ) -> stats.MatchSummary | None:
     """One stored match scored by the engine (None if the engine refuses it)."""
     ordered = [sides.get(position, ("", [])) for position in range(len(match.totals))]
-    document = {
-        "format": "anotador-match/1",
-        "variant": match.variant,
-        "layout": match.layout,
-        "options": match.settings,
-        "sides": [{"name": name, "players": [p for _, p in seated]} for name, seated in ordered],
-        "start_scores": match.start_scores,
-        "hands": hands,
-        "abandoned": match.abandoned,
-    }
-    game, _ = rules.read_match(document)
+    named = [{"name": name, "players": [p for _, p in seated]} for name, seated in ordered]
+    game, _ = rules.read_match(operations.document_of(match, named, hands))
     if game is None:
         return None
     players = [tuple(player_id for player_id, _ in seated) for _, seated in ordered]

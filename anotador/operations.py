@@ -67,24 +67,34 @@ class StoredMatchInvalid(Exception):
 
 def match_document(match: Match, hands: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The match file of a stored match, optionally with other hands in place of its own."""
+    sides = [
+        {"name": side.name, "players": [seat.player.name for seat in side.seats]}
+        for side in match.sides
+    ]
+    played = [hand.inputs for hand in match.hands] if hands is None else list(hands)
+    return document_of(match, sides, played)
+
+
+def document_of(
+    row: Any, sides: list[dict[str, Any]], hands: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The match file of a match's stored columns (an ORM ``Match`` or a plain row with the
+    same names), its sides (``{"name", "players"}``) and its hands' inputs."""
     document: dict[str, Any] = {
-        "format": "anotador-match/1",
-        "variant": match.variant,
-        "layout": match.layout,
-        "options": match.settings,
-        "sides": [
-            {"name": side.name, "players": [seat.player.name for seat in side.seats]}
-            for side in match.sides
-        ],
-        "start_scores": match.start_scores,
-        "hands": [hand.inputs for hand in match.hands] if hands is None else list(hands),
-        "played_on": match.played_on.isoformat(),
-        "abandoned": match.abandoned,
+        "format": rules.MATCH_FORMAT,
+        "variant": row.variant,
+        "layout": row.layout,
+        "options": row.settings,
+        "sides": sides,
+        "start_scores": row.start_scores,
+        "hands": hands,
+        "played_on": row.played_on.isoformat(),
+        "abandoned": row.abandoned,
     }
-    if match.title:
-        document["title"] = match.title
-    if match.notes:
-        document["notes"] = match.notes
+    if row.title:
+        document["title"] = row.title
+    if row.notes:
+        document["notes"] = row.notes
     return document
 
 

@@ -9,6 +9,7 @@ from anotador.rules.cards import card_points
 from anotador.rules.hands import read_hand
 from anotador.rules.match import Match
 from anotador.rules.match import SideInfo
+from anotador.rules.matchfile import FORMAT as MATCH_FORMAT
 from anotador.rules.matchfile import hand_to_document
 from anotador.rules.matchfile import match_to_document
 from anotador.rules.matchfile import parse_json
@@ -33,6 +34,7 @@ from anotador.rules.variants import make_rules
 from anotador.rules.variants import variant_defaults
 
 __all__ = [
+    "MATCH_FORMAT",
     "MESSAGES",
     "VARIANTS",
     "HandInput",
