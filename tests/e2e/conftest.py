@@ -9,6 +9,7 @@ Screenshots of each step go to ``artifacts/e2e/`` (emptied at the start of the s
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import threading
@@ -24,9 +25,11 @@ from phone import Shot
 from phone import Table
 from playwright.sync_api import Browser
 from playwright.sync_api import Page
+from sqlalchemy import text
 from werkzeug.serving import make_server
 
 from anotador import create_app
+from anotador.config import database_uri
 from anotador.extensions import db
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,21 +82,27 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The app from ``create_app`` on a fresh migrated SQLite file, CSRF on.
-
-    Always SQLite, even when ``DATABASE_URL`` is set: the browser tests check the screens,
-    the PostgreSQL pass of the test-client suite checks the database.
+    """The app from ``create_app`` on a fresh migrated database, CSRF on: PostgreSQL when
+    ``DATABASE_URL`` is set (emptied first: the browser tests run after the others), else a
+    SQLite file of its own.
     """
     folder = tmp_path_factory.mktemp("live")
+    url = os.environ.get("DATABASE_URL")
     app = create_app(
         {
             "SECRET_KEY": "browser-tests",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'e2e.sqlite3'}",
+            "SQLALCHEMY_DATABASE_URI": (
+                database_uri(url) if url else f"sqlite:///{folder / 'e2e.sqlite3'}"
+            ),
             "WTF_CSRF_ENABLED": True,
         },
         instance_path=folder / "instance",
     )
     with app.app_context():
+        if db.engine.dialect.name == "postgresql":
+            with db.engine.begin() as connection:
+                connection.execute(text("DROP SCHEMA public CASCADE"))
+                connection.execute(text("CREATE SCHEMA public"))
         flask_migrate.upgrade()
     server = LiveServer(app)
     server.start()
