@@ -115,3 +115,16 @@ def test_a_retried_save_without_javascript_records_the_hand_once(
     table.expect_totals({"Nosotros": 0, "Ellos": 720})
     expect(page.locator(".sheet details.hand")).to_have_count(1)
     table.shot("retried")
+
+
+def test_en_mano_appears_only_once_a_side_went_out(page: Page, table: Table) -> None:
+    table.new_match()
+    table.open_new_hand()
+    en_mano = page.get_by_label(re.compile("^Cerró en mano"))
+    closer = page.get_by_role("group", name="¿Quién cerró?")
+    expect(en_mano).to_be_hidden()  # nobody chosen yet
+    closer.get_by_label("Nosotros", exact=True).check()
+    expect(en_mano).to_be_visible()
+    closer.get_by_label("Nadie, se acabó el mazo", exact=True).check()
+    expect(en_mano).to_be_hidden()
+    table.shot("en-mano-hidden")
