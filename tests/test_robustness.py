@@ -17,34 +17,11 @@ from werkzeug.exceptions import NotFound
 from anotador import operations
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.rules import VARIANTS
 
 BLUEPRINTS = ("hands", "matches")
-ALL_SIDE_FIELDS = [
-    "clean",
-    "dirty",
-    "table_points",
-    "hand_points",
-    "red_threes",
-    "aces_clean",
-    "aces_dirty",
-    "wild_canastas",
-    "black_threes_in_hand",
-    "four_black_threes_out",
-    "adjustment",
-    "adjustment_note",
-    "pure",
-    "impure",
-    "aces_pure",
-    "aces_impure",
-    "mixed_wild",
-    "pinelle",
-    "six_jokers",
-    "limpia",
-    "sucia",
-    "de_mil",
-    "de_500",
-    "muerto",
-]
+# Every per-side input of every variant: most of them belong to another variant.
+ALL_SIDE_FIELDS = sorted({spec.name for v in VARIANTS.values() for spec in v.side_fields})
 CARDS = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "three_to_seven", "black_three")
 
 

@@ -38,18 +38,11 @@ STATUS_LABELS = {
     "abandoned": _l("Unfinished"),
 }
 MAX_FILTER = 60
-# The same words the rest of the interface uses for the variants.
-VARIANT_LABELS = {
-    "uruguaya": _l("Uruguayan"),
-    "classic": _l("Classic"),
-    "canastone": _l("Canastone"),
-    "real": _l("Canasta real"),
-}
 
 
 @bp.app_template_global()
 def variant_label(name: str) -> str:
-    return str(VARIANT_LABELS.get(name, name))
+    return labels.label(labels.VARIANTS, name)
 
 
 @bp.app_template_filter("num")
@@ -145,7 +138,7 @@ def index() -> tuple[str, int]:
         args=filter_args(filters),
         next_cursor=history.encode_cursor(page.next_cursor) if page.next_cursor else None,
         statuses=STATUS_LABELS,
-        variant_labels=VARIANT_LABELS,
+        variant_labels=labels.VARIANTS,
     ), 400 if errors else 200
 
 

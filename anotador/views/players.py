@@ -23,13 +23,13 @@ from wtforms.validators import Length
 
 from anotador import charts
 from anotador import history
+from anotador import labels
 from anotador import operations
 from anotador import stats
 from anotador.extensions import db
 from anotador.models import NAME_LENGTH
 from anotador.models import Player
 from anotador.views.history import STATUS_LABELS
-from anotador.views.history import VARIANT_LABELS
 from anotador.views.history import read_filters
 
 bp = Blueprint("players", __name__, url_prefix="/jugadores")
@@ -90,7 +90,7 @@ def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str
         errors=errors,
         partners=names,
         chart=charts.results_svg(figures.results),
-        variant_labels=VARIANT_LABELS,
+        variant_labels=labels.VARIANTS,
         statuses=STATUS_LABELS,
         args={k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")},
         **context,
@@ -151,7 +151,7 @@ def head_to_head() -> ResponseReturnValue:
         second=second,
         result=result,
         error=None,
-        variant_labels=VARIANT_LABELS,
+        variant_labels=labels.VARIANTS,
     )
 
 
