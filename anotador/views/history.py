@@ -22,6 +22,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from anotador import backup
 from anotador import history
+from anotador import i18n
 from anotador import labels
 from anotador.extensions import csrf
 from anotador.hand_forms import FIELD_LABELS
@@ -47,13 +48,13 @@ def variant_label(name: str) -> str:
 
 @bp.app_template_filter("num")
 def number(value: float | None, digits: int = 0) -> str:
-    """A figure in the page's language: "12 000", "−85", "1,5"; "–" when there is none."""
+    """A figure in the page's language, as every page writes them ("12.000", "−85", "1,5");
+    "–" when there is none."""
     if value is None:
         return "–"
     if digits:
         return format_decimal(value, format="0." + "0" * digits).replace("-", "\u2212")
-    text = f"{abs(round(value)):,}".replace(",", "\u202f")
-    return ("\u2212" if value < 0 else "") + text
+    return i18n.points(round(value))
 
 
 @bp.app_template_filter("pct")
