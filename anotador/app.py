@@ -31,12 +31,16 @@ def create_app(
     Configuration is applied in this order, each step overriding the previous ones: defaults
     from :func:`anotador.config.load_config`, the instance folder's ``config.py`` (optional),
     ``SECRET_KEY`` and ``DATABASE_URL`` from the environment, ``FLASK_*`` variables, and last
-    ``test_config``. ``instance_path`` replaces Flask's default instance folder (tests use it
-    to stay out of the developer's own).
+    ``test_config``. The instance folder is the data folder,
+    :func:`anotador.config.data_folder` (``ANOTADOR_DATA``, else ``instance/`` in a checkout,
+    else the user's data folder), unless ``instance_path`` is given (tests use it to stay out
+    of the developer's own); it is created if missing.
     """
+    if instance_path is None:
+        instance_path = config.data_folder(os.environ)
     app = Flask(
         "anotador",
-        instance_path=os.path.abspath(instance_path) if instance_path is not None else None,
+        instance_path=os.path.abspath(instance_path),
         instance_relative_config=True,
         template_folder=config.PROJECT_ROOT / "templates",
         static_folder=config.PROJECT_ROOT / "static",

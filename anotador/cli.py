@@ -7,6 +7,7 @@ a database driver, so scoring a file starts in a blink. Every other command (``r
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -43,10 +44,39 @@ class AnotadorGroup(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        return self.flask_group(ctx).get_command(ctx, cmd_name)
+        command = self.flask_group(ctx).get_command(ctx, cmd_name)
+        if cmd_name == "run" and command is not None:
+            return preparing_data(command)
+        return command
+
+
+def preparing_data(command: click.Command) -> click.Command:
+    """Flask's ``run``, after :func:`anotador.startup.prepare`: a new database is migrated
+    and the data folder is named."""
+    serve = command.callback
+    assert serve is not None
+
+    def run(*args: Any, **options: Any) -> Any:
+        from flask.cli import ScriptInfo
+        from werkzeug.serving import is_running_from_reloader
+
+        from anotador.startup import prepare
+
+        if not is_running_from_reloader():  # the reloader's child: already done
+            prepare(click.get_current_context().ensure_object(ScriptInfo).load_app(), click.echo)
+        return serve(*args, **options)
+
+    prepared = copy.copy(command)
+    prepared.callback = run
+    prepared.help = (command.help or "") + (
+        "\n\nA new database is migrated first; the data folder is ANOTADOR_DATA, else the"
+        " user's data folder (instance/ in a checkout)."
+    )
+    return prepared
 
 
 @click.group(cls=AnotadorGroup)
+@click.version_option(package_name="anotador", prog_name="anotador", message="%(prog)s %(version)s")
 def main() -> None:
     """Anotador de Canasta: score matches, run the web app, manage its database."""
 

@@ -6,12 +6,48 @@ instance folder and the environment it was given.
 
 import os
 import secrets
+from collections.abc import Callable
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-#: The repository root, which holds ``templates/``, ``static/`` and ``migrations/``.
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+#: The package's own folder.
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: The folders of the app's files that are not Python code.
+RESOURCES = ("templates", "static", "migrations")
+
+#: The variable naming the data folder (the database and the secret key).
+DATA_VARIABLE = "ANOTADOR_DATA"
+
+
+def find_project_root(package_dir: Path) -> Path:
+    """The folder that holds ``templates/``, ``static/`` and ``migrations/``.
+
+    A checkout keeps them beside the package; a built wheel carries them inside it (setup.py
+    copies them there), so an installed package is its own root.
+    """
+    if all((package_dir / name).is_dir() for name in RESOURCES):
+        return package_dir
+    return package_dir.parent
+
+
+def is_checkout(package_dir: Path) -> bool:
+    """Whether ``package_dir`` is the package of a source checkout (editable or not).
+
+    A checkout has ``pyproject.toml`` and ``templates/`` beside the package; an installed
+    package (in site-packages, by ``pip`` or ``pipx``) has neither.
+    """
+    root = package_dir.parent
+    return (root / "pyproject.toml").is_file() and (root / "templates").is_dir()
+
+
+#: Where ``templates/``, ``static/`` and ``migrations/`` are: the repository root in a checkout,
+#: the package folder once installed.
+PROJECT_ROOT = find_project_root(PACKAGE_DIR)
+MIGRATIONS = PROJECT_ROOT / "migrations"
+#: The compiled catalogs are in the package in both cases.
+TRANSLATIONS = PACKAGE_DIR / "translations"
 
 #: Forms are a few hundred bytes; anything near this is a mistake or an abuse.
 MAX_CONTENT_LENGTH = 1024 * 1024
@@ -34,6 +70,33 @@ def load_config(
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'anotador.sqlite3'}",
         "MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH,
     }
+
+
+def data_folder(
+    environ: Mapping[str, str],
+    *,
+    package_dir: Path = PACKAGE_DIR,
+    user_data_dir: Callable[[], str] | None = None,
+) -> Path:
+    """Where the app keeps its data (SQLite database, secret key, optional ``config.py``).
+
+    ``ANOTADOR_DATA`` when set (relative to the current folder); else ``instance/`` of the
+    checkout the package runs from, where developers have always kept theirs; else, for an
+    installed package, the platform's per-user data folder (``~/.local/share/anotador`` on
+    Linux, ``~/Library/Application Support/anotador`` on macOS, ``%LOCALAPPDATA%\\anotador``
+    on Windows). ``DATABASE_URL`` moves only the database: the secret key stays here. The
+    folder is not created here (the factory does).
+    """
+    chosen = environ.get(DATA_VARIABLE)
+    if chosen:
+        return Path(os.path.abspath(os.path.expanduser(chosen)))
+    if is_checkout(package_dir):
+        return package_dir.parent / "instance"
+    if user_data_dir is None:
+        import platformdirs
+
+        return Path(platformdirs.user_data_dir("anotador", appauthor=False))
+    return Path(user_data_dir())
 
 
 def env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:

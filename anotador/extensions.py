@@ -13,7 +13,7 @@ from sqlalchemy import MetaData
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 
-from anotador.config import PROJECT_ROOT
+from anotador.config import MIGRATIONS
 
 
 class Base(DeclarativeBase):
@@ -49,7 +49,8 @@ def select_locale() -> str:
 def init_app(app: Flask) -> None:
     """Bind every extension to ``app``; its configuration must already be loaded."""
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
+    # migrations/ beside the package in a checkout, inside it once installed (anotador.config).
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale, default_locale=LANGUAGES[0])
     with app.app_context():
