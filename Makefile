@@ -8,16 +8,17 @@ STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app anotador
 AXE := tests/e2e/node_modules/axe-core/axe.min.js
 
-.PHONY: run test lint format bench clean translations extract update-translations
+.PHONY: run test lint format bench clean translations extract update-translations dist smoke-installed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-## run: serve the app on http://127.0.0.1:5000 (SQLite in instance/ unless DATABASE_URL is set)
+## run: serve the app on http://127.0.0.1:5000 (SQLite in instance/ unless DATABASE_URL is set;
+## from a checkout the data folder is instance/, see anotador/config.py data_folder)
 run: $(STAMP) translations
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
@@ -59,7 +60,8 @@ PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 POT := build/messages.pot
 
-## translations: compile the catalogs (.po -> .mo; the .mo files are not committed)
+## translations: compile the catalogs (.po -> .mo; the .mo files are not committed: a built
+## package compiles its own, see setup.py)
 translations: $(MO_FILES)
 
 $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
@@ -73,6 +75,15 @@ extract: $(STAMP)
 ## update-translations: add new strings to every catalog (then translate es and it, and run make test)
 update-translations: extract
 	$(BIN)/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --no-wrap --ignore-obsolete
+
+## dist: build the sdist and the wheel into dist/ (setup.py puts templates/, static/,
+## migrations/ and the compiled catalogs inside the package)
+dist: $(STAMP)
+	$(BIN)/python -m build --outdir dist .
+
+## smoke-installed: install the wheel into a fresh venv outside the checkout and use the app
+smoke-installed: $(STAMP)
+	scripts/smoke-installed
 
 ## bench: run the benchmarks package
 bench: $(STAMP)
