@@ -1,8 +1,8 @@
-"""The app's own commands: ``anotador export``, ``import`` and ``seed-demo``.
+"""The app's own commands: ``anotador export``, ``import``, ``seed-demo`` and ``check``.
 
 They run inside the app (its database), so ``anotador`` finds them through Flask's command
 group; each is thin over :mod:`anotador.backup`, :mod:`anotador.operations` and
-:mod:`anotador.demo`.
+:mod:`anotador.demo` (``check``: :mod:`anotador.integrity`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ INVALID_INPUT = 2
 
 def register_commands(app: Flask) -> None:
     """Add the commands to ``app.cli`` (``flask --app anotador export`` or ``anotador export``)."""
-    for command in (export_command, import_command, seed_demo_command):
+    for command in (export_command, import_command, seed_demo_command, check_command):
         app.cli.add_command(command)
 
 
@@ -107,3 +107,57 @@ def seed_demo_command(count: int, seed_value: int) -> None:
     created = demo.seed(count, seed_value, progress)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(created)} demo matches stored in {elapsed:.1f} s")
+
+
+@click.command("check")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Rewrite the summaries that disagree with their hands (matches that read fine).",
+)
+@with_appcontext
+def check_command(fix: bool) -> None:
+    """Read every stored match again by the rules engine and report what no longer agrees.
+
+    Lists each match the engine refuses (``match ID: PATH: MESSAGE``) and each one whose
+    summary columns (totals, winner, status, hand count, content hash) disagree with a fresh
+    scoring. Exits 0 when nothing is (or, with --fix, remains) wrong, 1 otherwise.
+    """
+    from anotador import integrity
+
+    def found(finding: integrity.Finding) -> None:
+        for line in finding.lines():
+            click.echo(line)
+
+    report = integrity.check(fix=fix, found=found)
+    if report.clean:
+        click.echo(f"{counted(report.checked, 'match', 'matches')} checked, all fine")
+        return
+    click.echo(
+        f"{counted(report.checked, 'match', 'matches')} checked: "
+        f"{counted(report.broken, 'fails', 'fail')} the rules, "
+        f"{counted(report.stale, 'has', 'have')} a summary that disagrees with its hands"
+    )
+    if fix:
+        click.echo(f"fixed {counted(report.fixed, 'summary', 'summaries')}")
+        if report.refreshed:
+            click.echo(
+                f"refreshed the content hash of {report.refreshed} that fail the rules "
+                "(their pages now show them as stored)"
+            )
+        if report.skipped:
+            click.echo(f"{report.skipped} changed while being fixed: run anotador check again")
+    elif report.stale:
+        click.echo("run `anotador check --fix` to rewrite those summaries")
+    if report.broken:
+        click.echo(
+            "matches that fail the rules cannot be fixed automatically: export each one "
+            "(anotador export ID -o match.json, or Export on its page), correct the file "
+            "and import it again"
+        )
+    if report.left or report.skipped:
+        sys.exit(1)
+
+
+def counted(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"

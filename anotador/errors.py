@@ -1,13 +1,20 @@
-"""Error pages: one template, a title and message per HTTP status in the user's language."""
+"""Error pages: one template, a title and message per HTTP status in the user's language;
+and the page of a stored match the rules engine refuses (``matches/broken.html``)."""
+
+from typing import Any
 
 from flask import Flask
 from flask import render_template
+from flask import request
+from flask import url_for
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from anotador import operations
 from anotador.extensions import db
+from anotador.views.history import problem_line
 
 #: Status code -> (title, message) shown on the error page, in the user's language.
 MESSAGES: dict[int, tuple[LazyString, LazyString]] = {
@@ -30,6 +37,7 @@ def register_error_handlers(app: Flask) -> None:
         app.register_error_handler(code, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(500, _server_error)
+    app.register_error_handler(operations.StoredMatchInvalid, _stored_match_invalid)
 
 
 def render_error(code: int, message: str | None = None) -> tuple[str, int]:
@@ -53,3 +61,39 @@ def _server_error(error: HTTPException) -> tuple[str, int]:
     # The failed request may have left a transaction half done; never commit it later.
     db.session.rollback()
     return render_error(500)
+
+
+#: Status of every page of a match the engine refuses. 409 Conflict: the request is fine (422
+#: would blame what was sent, and a GET sends nothing); the match's stored state conflicts
+#: with the rules, and the user can resolve it (export it as stored, correct, import it).
+BROKEN_STATUS = 409
+#: Problems listed on that page (a file written by a bad tool may hold hundreds).
+BROKEN_SHOWN = 50
+
+
+def _stored_match_invalid(error: operations.StoredMatchInvalid) -> Any:
+    """Any page of a match whose stored hands or names the engine refuses (the planilla, the
+    hand form, undo, delete, abandon, the PDF): what is wrong, in the user's language, and
+    the stored file to download. Nothing is cached or written."""
+    db.session.rollback()
+    match_id = (request.view_args or {}).get("match_id")
+    errors = [p for p in error.problems if p.severity == "error"] or error.problems
+    lines = [problem_line(problem) for problem in errors]
+    if request.endpoint == "hands.preview":  # the hand form's live preview asks for JSON
+        problems = [{"field": "", "message": line, "severity": "error"} for line in lines]
+        return {"ok": False, "sides": [], "problems": problems}, BROKEN_STATUS
+    state = operations.match_state(match_id) if isinstance(match_id, int) else None
+    names = ""
+    if state is not None:
+        # Control characters (one may be the very problem) are left out of the heading.
+        text = " · ".join(name for name, _players in state.names)
+        names = "".join(char for char in text if char.isprintable())
+    page = render_template(
+        "matches/broken.html",
+        code=BROKEN_STATUS,
+        names=names,
+        lines=lines[:BROKEN_SHOWN],
+        hidden=len(lines) > BROKEN_SHOWN,
+        export_url=url_for("matches.export", match_id=match_id) if state is not None else None,
+    )
+    return page, BROKEN_STATUS

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as BaseResponse
 
+from anotador import backup
 from anotador import charts
 from anotador import i18n
 from anotador import labels
@@ -208,8 +209,9 @@ def abandon(match_id: int) -> BaseResponse:
 
 @bp.get("/partidas/<id:match_id>/exportar")
 def export(match_id: int) -> BaseResponse:
-    """Download the match file."""
-    document = operations.export_document(get_match(match_id))
+    """Download the match file; a match the engine refuses comes as it is stored, so it can
+    be corrected and imported again (its other pages say what is wrong)."""
+    document = backup.match_file(get_match(match_id))
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
         body,

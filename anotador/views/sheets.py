@@ -79,13 +79,12 @@ def match_sheet(match_id: int) -> Response | tuple[str, int]:
     key = sheets.sheet_key(operations.match_document(match), "match", paper, lang)
 
     def render() -> bytes:
+        # A match the engine refuses raises StoredMatchInvalid: errors.py answers with the
+        # page that says what is wrong (409).
         scored = operations.score(match)
         return sheets.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
 
-    try:
-        return pdf_response(key, f"planilla-{match_id}.pdf", render)
-    except operations.StoredMatchInvalid:
-        return render_error(400, gettext("This match's stored hands no longer pass the rules."))
+    return pdf_response(key, f"planilla-{match_id}.pdf", render)
 
 
 @bp.get("/planillas/en-blanco")
