@@ -69,6 +69,9 @@ def load_config(
         "SECRET_KEY": environ.get("SECRET_KEY") or _persistent_secret_key(instance),
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'anotador.sqlite3'}",
         "MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH,
+        # A form's token lasts as long as its session: a table may pause for hours between
+        # two hands (Flask-WTF's default is one hour).
+        "WTF_CSRF_TIME_LIMIT": None,
     }
 
 

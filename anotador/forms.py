@@ -23,6 +23,7 @@ from wtforms import StringField
 from wtforms import SubmitField
 from wtforms.fields.choices import SelectChoice
 
+from anotador import inputs
 from anotador import labels
 from anotador import rules
 from anotador.rules import VARIANTS
@@ -35,7 +36,36 @@ DEFAULT_LAYOUT = "4p"
 MAX_SIDES = max(layout.sides for layout in LAYOUTS.values())
 MAX_PLAYERS = max(layout.players_per_side for layout in LAYOUTS.values())
 COMMON_OPTIONS = ("target", "decks", "canastas_to_close", "tie")
-NUMBER = re.compile(r"[+-]?\d{1,9}")
+#: Beyond every setting the engine accepts: it says which range applies.
+MAX_NUMBER = 999_999_999
+
+
+class TextField(StringField):
+    """A one-line text, read by the input policy (:func:`anotador.inputs.text`): NFC,
+    trimmed, single spaces, at most ``maximum`` characters, no control characters. A refused
+    text stays in the field as typed, with the reason next to it."""
+
+    def __init__(self, *args: Any, maximum: int = rules.MAX_NAME, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.maximum = maximum
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = valuelist[0]
+            self.data = inputs.text(valuelist[0], self.maximum)
+
+
+#: What a form whose CSRF check failed says: it came from an old page, or its session is gone
+#: (a closed browser, a long pause at the table). What was typed is shown again, kept.
+FORM_EXPIRED = _l(
+    "This form had expired, so nothing was saved yet: what you typed is kept. "
+    "Check it and tap the button again."
+)
+
+
+def csrf_refused(form: FlaskForm) -> bool:
+    """The form's CSRF check failed (its token says an ``FORM_EXPIRED``)."""
+    return bool(form.meta.csrf) and not form.csrf_token.validate(form)
 
 
 def default_side_names(layout: str) -> list[str]:
@@ -192,24 +222,25 @@ class NewMatchForm(FlaskForm):
         return sides
 
     def dealer_seat(self, shape: Any, errors: dict[str, str]) -> int | None:
-        raw = (self.first_dealer.data or "").strip()
-        if not raw or shape is None:
+        if shape is None:
             return None
-        if not raw.isdigit() or int(raw) >= shape.sides * shape.players_per_side:
+        try:
+            return inputs.integer(
+                self.first_dealer.data, 0, shape.sides * shape.players_per_side - 1
+            )
+        except inputs.BadInput:
             errors["first_dealer"] = gettext("Choose one of the seats.")
             return None
-        return int(raw)
 
 
 def read_number(field: Field, errors: dict[str, str]) -> int | None:
-    """The whole number typed in ``field`` (None when empty); a message in ``errors`` else."""
-    raw = (field.data or "").strip().replace(".", "").replace(" ", "")
-    if not raw:
+    """The whole number typed in ``field`` (None when empty); a message in ``errors`` else.
+    The engine judges its range."""
+    try:
+        return inputs.integer(field.data, -MAX_NUMBER, MAX_NUMBER, grouped=True)
+    except inputs.BadInput as refused:
+        errors[field.name] = refused.message
         return None
-    if not NUMBER.fullmatch(raw):
-        errors[field.name] = gettext("Enter a whole number, like 5000.")
-        return None
-    return int(raw)
 
 
 def spec_to_form(kind: str, value: Any) -> Any:
@@ -249,10 +280,10 @@ def field_for_path(path: str, variant: object, individual: bool) -> str | None:
 
 def _add_slot_fields() -> None:
     for side in range(MAX_SIDES):
-        setattr(NewMatchForm, f"side_{side}", StringField(_l("Name")))
+        setattr(NewMatchForm, f"side_{side}", TextField(_l("Name")))
         setattr(NewMatchForm, f"start_{side}", StringField(_l("Starting score")))
         for index in range(MAX_PLAYERS):
-            setattr(NewMatchForm, f"player_{side}_{index}", StringField(_l("Player")))
+            setattr(NewMatchForm, f"player_{side}_{index}", TextField(_l("Player")))
     for name, variant in VARIANTS.items():
         for spec in variant.options:
             label = labels.OPTIONS.get(spec.name, spec.name)

@@ -24,13 +24,14 @@ from wtforms import StringField
 from wtforms import validators
 from wtforms.fields.choices import SelectChoice
 
+from anotador import inputs
 from anotador import rules
 from anotador.i18n import problem_message
 from anotador.rules.canastone import IRREGULARITY_PENALTIES
 from anotador.rules.classic import CONCEALED_PREMIUMS
+from anotador.rules.text import MAX_TEXT
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
-from anotador.rules.variant import MAX_TEXT
 from anotador.rules.variant import InputField
 
 MAX_CARDS = 48
@@ -89,23 +90,18 @@ PENALTY_LABELS = {
     "meld_in_partner_turn": _l("Melded in the partner's turn"),
     "red_three_in_hand": _l("Red three left in hand"),
 }
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+")
+#: Beyond any field's range: the field's own validator then says which range applies.
+MAX_NUMBER = 10**9
 
 
 class WholeNumberField(IntegerField):
-    """An integer typed on a phone: spaces, a typographic minus and "1.500" are accepted."""
+    """An integer typed on a phone: spaces, a typographic minus and "1.500" are accepted
+    (:func:`anotador.inputs.integer`); the field's validator says which range applies."""
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        if not valuelist or not str(valuelist[0]).strip():
-            self.data = None
-            return
-        text = str(valuelist[0]).strip().replace(" ", "").replace("−", "-")
-        if _THOUSANDS.fullmatch(text):
-            text = text.replace(".", "")
-        if not re.fullmatch(r"[+-]?\d{1,12}", text):
-            self.data = None
-            raise ValueError(_("Type a whole number."))
-        self.data = int(text)
+        self.data = None
+        if valuelist:
+            self.data = inputs.integer(valuelist[0], -MAX_NUMBER, MAX_NUMBER, grouped=True)
 
 
 def number_field(label: Any, minimum: int, maximum: int, kind: str) -> WholeNumberField:
@@ -182,13 +178,17 @@ class HandForm(FlaskForm):
     # Reading and filling
 
     def version_number(self) -> int:
-        text = str(self.version.data or "")
-        return int(text) if re.fullmatch(r"\d{1,9}", text) else -1
+        """The match version the form was rendered with (-1, a stale one, when unreadable)."""
+        try:
+            version = inputs.row_id(self.version.data)
+        except inputs.BadInput:
+            version = None
+        return -1 if version is None else version
 
-    def key(self) -> str | None:
-        """The one-time request key, when it looks like one (else no deduplication)."""
-        text = str(self.request_key.data or "")
-        return text if re.fullmatch(r"[0-9a-f]{32}", text) else None
+    def key(self) -> str:
+        """The one-time request key; :class:`~anotador.inputs.BadInput` when there is none
+        (a hand saved without one could be recorded twice by a double tap)."""
+        return inputs.request_key(self.request_key.data)
 
     def to_hand(self) -> dict[str, Any]:
         """The match-file hand object; empty fields are left out so defaults apply."""

@@ -63,15 +63,6 @@ def encode_cursor(cursor: Cursor) -> str:
     return f"{cursor[0].isoformat()}_{cursor[1]}"
 
 
-def decode_cursor(text: str) -> Cursor | None:
-    """The cursor in ``text`` (``2024-05-01_1234``), or None when it is not one."""
-    day, _, number = text.partition("_")
-    try:
-        return datetime.date.fromisoformat(day), int(number)
-    except ValueError:
-        return None
-
-
 def like_pattern(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"

@@ -17,9 +17,11 @@ from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
 
+from anotador import rules
 from anotador.extensions import db
 
-NAME_LENGTH = 60
+#: The engine's limit: a name the database holds is one a match file may hold.
+NAME_LENGTH = rules.MAX_NAME
 STATUSES = ("ongoing", "finished", "abandoned")
 
 

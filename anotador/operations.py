@@ -20,7 +20,6 @@ from sqlalchemy.exc import IntegrityError
 from anotador import rules
 from anotador.cache import LRU
 from anotador.extensions import db
-from anotador.models import NAME_LENGTH
 from anotador.models import Hand
 from anotador.models import Match
 from anotador.models import Player
@@ -399,15 +398,8 @@ def save_hands(
     game, problems = rules.read_match(match_document(match, inputs))
     if game is None:
         return Outcome(problems=hand_problems(problems, number))
-    claimed = db.session.execute(
-        sa.update(Match)
-        .where(Match.id == match.id, Match.version == version)
-        .values(version=Match.version + 1)
-    )
-    if claimed.rowcount != 1:
-        db.session.rollback()
+    if not claim_version(match, version):
         return Outcome(conflict=True)
-    db.session.refresh(match, ["version"])
     try:
         apply(game)
         score = rules.score_match(game)
@@ -421,6 +413,21 @@ def save_hands(
         # The planilla the phone is sent to next finds the engine's work already done.
         SCORES.put(key, (game, score))
     return Outcome(problems=hand_problems(problems, number), hand_number=number)
+
+
+def claim_version(match: Match, version: int) -> bool:
+    """Bump the match's version if it is still ``version`` (one statement, so of two phones
+    saving at once exactly one wins); False, and the session rolled back, when it is not."""
+    claimed = db.session.execute(
+        sa.update(Match)
+        .where(Match.id == match.id, Match.version == version)
+        .values(version=Match.version + 1)
+    )
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return False
+    db.session.refresh(match, ["version"])
+    return True
 
 
 def hand_problems(problems: list[rules.Problem], number: int | None) -> list[rules.Problem]:
@@ -463,41 +470,66 @@ def content_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def set_abandoned(match: Match, abandoned: bool) -> None:
-    """Mark a match as stopped before its end (or resume it)."""
-    match.abandoned = abandoned
+def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
+    """Mark a match as stopped before its end (or resume it); False, and nothing changed,
+    when another phone changed the match since ``version`` was read."""
     scored = score(match)
-    match.version = Match.version + 1  # every write to a match bumps it (see cache_key)
+    if not claim_version(match, version):
+        return False
+    match.abandoned = abandoned
     refresh_summary(match, scored.score)
     db.session.commit()
+    return True
 
 
 # Players
 
 
-def rename_player(player: Player, name: str) -> str | None:
-    """Give ``player`` a new name; an error code ("empty", "too_long", "taken") instead
-    when the name is blank, too long or already another player's."""
-    clean = " ".join(name.split())
-    if not clean:
-        return "empty"
-    if len(clean) > NAME_LENGTH:
-        return "too_long"
+def rename_player(player: Player, name: str) -> rules.Problem | None:
+    """Give ``player`` a new name; the problem instead (the engine's rules for names, or
+    ``taken`` when it is another player's name already)."""
+    try:
+        clean = rules.read_text(name, maximum=rules.MAX_NAME, required=True)
+    except rules.TextRefused as refused:
+        return rules.Problem("name", refused.code, refused.params)
     key = name_key(clean)
     other = db.session.scalars(sa.select(Player.id).where(Player.name_key == key)).first()
     if other is not None and other != player.id:
-        return "taken"
+        return rules.Problem("name", "taken", {})
     player.name, player.name_key = clean, key
     refresh_hashes(player.id)
     db.session.commit()
     return None
 
 
+def shared_matches(first: Player, second: Player) -> int:
+    """How many matches both players sat in (then they are two people, never one)."""
+    both = (
+        sa.select(sa.func.count(sa.distinct(Side.match_id)))
+        .join(Seat, Seat.side_id == Side.id)
+        .where(Seat.player_id == first.id)
+        .where(Side.match_id.in_(played_by(second.id)))
+    )
+    return db.session.scalar(both) or 0
+
+
+def played_by(player_id: int) -> sa.Select[tuple[int]]:
+    """The ids of the matches where the player sat."""
+    return (
+        sa.select(Side.match_id)
+        .join(Seat, Seat.side_id == Side.id)
+        .where(Seat.player_id == player_id)
+    )
+
+
 def merge_players(keep: Player, gone: Player) -> int:
     """``gone`` was ``keep`` all along: every seat of ``gone`` becomes ``keep``'s and
-    ``gone`` leaves the registry. Every match stays; returns how many seats moved."""
+    ``gone`` leaves the registry. Every match stays; returns how many seats moved.
+    Refused (:class:`ValueError`) when they sat in one match: one person has one seat."""
     if keep.id == gone.id:
         return 0
+    if shared_matches(keep, gone):
+        raise ValueError("players who sat in the same match are two people")
     moved = db.session.execute(
         sa.update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id)
     ).rowcount
@@ -511,10 +543,9 @@ def merge_players(keep: Player, gone: Player) -> int:
 
 def refresh_hashes(player_id: int) -> None:
     """Recompute the content hash of every match of a player whose name changed."""
-    played = sa.select(Side.match_id).join(Seat, Seat.side_id == Side.id)
     statement = (
         sa.select(Match)
-        .where(Match.id.in_(played.where(Seat.player_id == player_id)))
+        .where(Match.id.in_(played_by(player_id)))
         .options(sa.orm.selectinload(Match.sides), sa.orm.selectinload(Match.hands))
     )
     for match in db.session.scalars(statement):

@@ -248,11 +248,16 @@ def test_new_match_without_csrf_token_is_refused(app_factory: Any) -> None:
     assert form.get("csrf_token")
     del form["csrf_token"]
 
-    response = client.post("/partidas/nueva", data={**form, "start": "1"})
+    response = client.post("/partidas/nueva", data={**form, "side_0": "Los Primos", "start": "1"})
 
     assert response.status_code == 400
-    assert "formulario no es válido" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert "Este formulario había vencido" in page
+    assert 'value="Los Primos"' in page  # what was typed is kept
     assert match_count(app) == 0
+    again = new_match_fields(page)
+    assert client.post("/partidas/nueva", data={**again, "start": "1"}).status_code == 303
+    assert match_count(app) == 1
 
 
 def test_players_and_first_dealer_are_stored_in_seating_order(
@@ -422,12 +427,12 @@ def test_planilla_shows_an_abandoned_match_at_once(app: Flask, client: FlaskClie
     with app.app_context():
         match = operations.load_match(match_id)
         version = match.version
-        operations.set_abandoned(match, True)
+        assert operations.set_abandoned(match, True, version)
     with app.app_context():
         assert operations.load_match(match_id).version == version + 1
     assert "quedó sin terminar" in client.get(f"/partidas/{match_id}").get_data(as_text=True)
     with app.app_context():
-        operations.set_abandoned(operations.load_match(match_id), False)
+        assert operations.set_abandoned(operations.load_match(match_id), False, version + 1)
     assert "quedó sin terminar" not in client.get(f"/partidas/{match_id}").get_data(as_text=True)
 
 
@@ -623,6 +628,33 @@ def test_catalogs_hold_every_string_of_the_sources() -> None:
     assert sorted(found - catalog, key=str) == []
 
 
+def shown_version(client: FlaskClient, match_id: int) -> str:
+    """The match version the abandon/resume form of the match page carries."""
+    page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    form = page[page.index('id="abandon-form"') :]
+    return re.search(r'name="version" value="(\d+)"', form).group(1)
+
+
+def test_a_stale_abandon_changes_nothing(app: Flask, client: FlaskClient):
+    """A page shown before another phone saved a hand cannot abandon the match unseen."""
+    match_id = create(app, document(hands=[quiet_hand()]))
+    stale = shown_version(client, match_id)
+    with app.app_context():
+        match = operations.load_match(match_id)
+        assert operations.set_abandoned(match, True, match.version)
+    with app.app_context():
+        version = operations.load_match(match_id).version
+    page = client.post(
+        f"/partidas/{match_id}/abandonar",
+        data={"abandoned": "0", "version": stale},
+        follow_redirects=True,
+    )
+    assert "Otro teléfono cambió esta partida" in page.get_data(as_text=True)
+    with app.app_context():
+        match = operations.load_match(match_id)
+        assert (match.status, match.version) == ("abandoned", version)
+
+
 def test_a_match_is_abandoned_and_resumed_from_its_page(app: Flask, client: FlaskClient):
     with app.app_context():
         match, problems = operations.create_match(
@@ -636,19 +668,23 @@ def test_a_match_is_abandoned_and_resumed_from_its_page(app: Flask, client: Flas
         assert match is not None, problems
         match_id = match.id
     page = client.post(
-        f"/partidas/{match_id}/abandonar", data={"abandoned": "1"}, follow_redirects=True
+        f"/partidas/{match_id}/abandonar",
+        data={"abandoned": "1", "version": shown_version(client, match_id)},
+        follow_redirects=True,
     )
     assert "Partida marcada como abandonada." in page.get_data(as_text=True)
     assert "Reanudar la partida" in page.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Match, match_id).status == "abandoned"
     page = client.post(
-        f"/partidas/{match_id}/abandonar", data={"abandoned": "0"}, follow_redirects=True
+        f"/partidas/{match_id}/abandonar",
+        data={"abandoned": "0", "version": shown_version(client, match_id)},
+        follow_redirects=True,
     )
     assert "Partida reanudada." in page.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Match, match_id).status == "ongoing"
-    assert (
-        client.post(f"/partidas/{match_id}/abandonar", data={"abandoned": "x"}).status_code == 400
-    )
+    version = shown_version(client, match_id)
+    for bad in ({"abandoned": "x", "version": version}, {"abandoned": "1"}, {"version": version}):
+        assert client.post(f"/partidas/{match_id}/abandonar", data=bad).status_code == 400
     assert client.post("/partidas/999999/abandonar", data={"abandoned": "1"}).status_code == 404

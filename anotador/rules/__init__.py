@@ -25,6 +25,10 @@ from anotador.rules.scoring import opening_minimum
 from anotador.rules.scoring import score_hand
 from anotador.rules.scoring import score_match
 from anotador.rules.serialize import scored_match_to_json
+from anotador.rules.text import MAX_NAME
+from anotador.rules.text import TextRefused
+from anotador.rules.text import is_text_character
+from anotador.rules.text import read_text
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import Rules
 from anotador.rules.variants import VARIANTS
@@ -35,6 +39,7 @@ from anotador.rules.variants import variant_defaults
 
 __all__ = [
     "MATCH_FORMAT",
+    "MAX_NAME",
     "MESSAGES",
     "VARIANTS",
     "HandInput",
@@ -46,18 +51,21 @@ __all__ = [
     "Rules",
     "SideInfo",
     "SideScore",
+    "TextRefused",
     "card_kinds",
     "card_points",
     "describe_variants",
     "game_result",
     "get_variant",
     "hand_to_document",
+    "is_text_character",
     "make_rules",
     "match_to_document",
     "opening_minimum",
     "parse_json",
     "read_hand",
     "read_match",
+    "read_text",
     "score_document",
     "score_hand",
     "score_match",

@@ -13,6 +13,9 @@ from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.rules.reading import join
 from anotador.rules.scoring import score_match
+from anotador.rules.text import MAX_NAME
+from anotador.rules.text import MAX_NOTES
+from anotador.rules.text import MAX_TITLE
 from anotador.rules.variant import MAX_START_SCORE
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import Rules
@@ -35,8 +38,6 @@ DOCUMENT_KEYS = (
     "notes",
     "abandoned",
 )
-MAX_NAME = 60
-MAX_NOTES = 5000
 
 
 def parse_json(text: str | bytes) -> tuple[object, list[Problem]]:
@@ -66,7 +67,7 @@ def read_match(document: object) -> tuple[Match | None, list[Problem]]:
         return None, reader.problems
     sides = read_side_infos(reader, rules, doc.get("sides"))
     start_scores = read_start_scores(reader, rules, doc.get("start_scores"))
-    title = reader.text(doc.get("title", ""), "title", maximum=200)
+    title = reader.text(doc.get("title", ""), "title", maximum=MAX_TITLE, single_line=True)
     played_on = read_date(reader, doc.get("played_on", ""))
     notes = reader.text(doc.get("notes", ""), "notes", maximum=MAX_NOTES)
     abandoned = reader.boolean(doc.get("abandoned", False), "abandoned")
@@ -126,7 +127,7 @@ def read_side_infos(reader: Reader, rules: Rules, raw: object) -> tuple[SideInfo
             continue
         if "name" not in side:
             reader.error(join(path, "name"), "required")
-        name = reader.text(side.get("name", "?"), join(path, "name"), True, MAX_NAME)
+        name = read_name(reader, side.get("name", "?"), join(path, "name"))
         players = read_players(reader, rules, side.get("players", []), join(path, "players"))
         sides.append(SideInfo(name or "", players))
     return tuple(sides)
@@ -139,8 +140,13 @@ def read_players(reader: Reader, rules: Rules, raw: object, path: str) -> tuple[
     if len(raw) > rules.layout.players_per_side:
         reader.error(path, "above_maximum", maximum=rules.layout.players_per_side)
         return ()
-    names = [reader.text(name, join(path, i), True, MAX_NAME) for i, name in enumerate(raw)]
+    names = [read_name(reader, name, join(path, i)) for i, name in enumerate(raw)]
     return tuple(name for name in names if name)
+
+
+def read_name(reader: Reader, raw: object, path: str) -> str | None:
+    """A side's or a player's name: one line, not empty, at most :data:`MAX_NAME` long."""
+    return reader.text(raw, path, required=True, maximum=MAX_NAME, single_line=True)
 
 
 def read_start_scores(reader: Reader, rules: Rules, raw: object) -> tuple[int, ...] | None:
@@ -163,7 +169,7 @@ def read_start_scores(reader: Reader, rules: Rules, raw: object) -> tuple[int, .
 
 
 def read_date(reader: Reader, raw: object) -> str | None:
-    text = reader.text(raw, "played_on", maximum=10)
+    text = reader.text(raw, "played_on", maximum=10, single_line=True)
     if not text:
         return text
     try:

@@ -7,13 +7,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from anotador.rules.problems import Problem
+from anotador.rules.text import MAX_TEXT
+from anotador.rules.text import TextRefused
+from anotador.rules.text import read_text
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
-from anotador.rules.variant import MAX_TEXT
 from anotador.rules.variant import InputField
-
-# Never meant as text, and PostgreSQL refuses NUL in a text column; tabs and newlines are fine.
-CONTROL_CHARACTERS = frozenset(chr(code) for code in range(32) if chr(code) not in "\t\n\r")
 
 
 def join(base: str, key: str | int) -> str:
@@ -82,21 +81,22 @@ class Reader:
         return value
 
     def text(
-        self, value: object, path: str, required: bool = False, maximum: int = MAX_TEXT
+        self,
+        value: object,
+        path: str,
+        required: bool = False,
+        maximum: int = MAX_TEXT,
+        single_line: bool = False,
     ) -> str | None:
+        """The text as it is stored (:func:`anotador.rules.text.read_text`)."""
         if not isinstance(value, str):
             self.error(path, "wrong_type", expected="a text")
             return None
-        if required and not value.strip():
-            self.error(path, "empty_text")
+        try:
+            return read_text(value, maximum=maximum, required=required, single_line=single_line)
+        except TextRefused as refused:
+            self.error(path, refused.code, **refused.params)
             return None
-        if len(value) > maximum:
-            self.error(path, "text_too_long", maximum=maximum)
-            return None
-        if any(char in CONTROL_CHARACTERS for char in value):
-            self.error(path, "control_characters")
-            return None
-        return value
 
     def choice(self, value: object, path: str, choices: tuple[Any, ...]) -> Any:
         if not same_choice(value, choices):

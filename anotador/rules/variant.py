@@ -23,7 +23,6 @@ SideInput = Mapping[str, Any]
 
 MAX_POINTS = 20_000
 MAX_COUNT = 30
-MAX_TEXT = 500
 MAX_START_SCORE = 1_000_000
 MAX_TARGET = 1_000_000
 TIE_POLICIES = ("extra_hand", "shared")

@@ -20,8 +20,12 @@ from flask import url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from anotador import inputs
 from anotador import operations
 from anotador import rules
+from anotador.extensions import csrf
+from anotador.forms import FORM_EXPIRED
+from anotador.forms import csrf_refused
 from anotador.hand_forms import HandForm
 from anotador.hand_forms import hand_form
 from anotador.hand_forms import hand_number_of
@@ -61,6 +65,7 @@ def build_form(scored: operations.Scored, **kwargs: Any) -> HandForm:
 
 
 @bp.route("/manos/nueva", methods=["GET", "POST"])
+@csrf.exempt  # the form checks its token itself and, when it fails, keeps the typed hand
 def new(match_id: int) -> Page:
     """Record the next hand."""
     scored = operations.score(get_match(match_id))
@@ -76,6 +81,7 @@ def new(match_id: int) -> Page:
 
 
 @bp.route("/manos/<int:number>", methods=["GET", "POST"])
+@csrf.exempt  # as new(): an expired form keeps the typed hand
 def edit(match_id: int, number: int) -> Page:
     """Correct hand ``number``; every later figure follows."""
     match = get_match(match_id)
@@ -90,6 +96,10 @@ def edit(match_id: int, number: int) -> Page:
 
 def submit(form: HandForm, scored: operations.Scored, number: int | None) -> Page:
     """Handle the hand form's buttons: save, preview, the calculator and penalty presets."""
+    if csrf_refused(form):
+        form.request_key.data = form.request_key.data or uuid.uuid4().hex
+        form.hand_errors.append(str(FORM_EXPIRED))
+        return render(form, scored, number, status=400)
     action = request.form.get("action", "save")
     if action != "save":
         return other_action(form, scored, number, action)
@@ -97,7 +107,14 @@ def submit(form: HandForm, scored: operations.Scored, number: int | None) -> Pag
         return render(form, scored, number, status=422)
     match, hand, version = scored.match, form.to_hand(), form.version_number()
     if number is None:
-        outcome = operations.record_hand(match, hand, version, form.key())
+        try:
+            key = form.key()
+        except inputs.BadInput as refused:
+            # Kept as typed, with a fresh key: the next tap saves it, once.
+            form.request_key.data = uuid.uuid4().hex
+            form.hand_errors.append(refused.message)
+            return render(form, scored, number, status=422)
+        outcome = operations.record_hand(match, hand, version, key)
     else:
         outcome = operations.edit_hand(match, number, hand, version)
     if outcome.duplicate:
@@ -135,12 +152,16 @@ def other_action(
 ) -> Page:
     """The no-JavaScript buttons: card calculator, penalty presets and preview."""
     kind, _sep, argument = action.partition(":")
-    side = int(argument[1:2]) if argument[:1] == "s" and argument[1:2].isdigit() else -1
+    target, _sep, penalty = argument.partition(":")
+    try:
+        side = inputs.integer(target.removeprefix("s"), 0, len(form.side_names) - 1)
+    except inputs.BadInput:
+        side = None
     form.validate()
-    if kind == "calc" and 0 <= side < len(form.side_names):
+    if kind == "calc" and side is not None and target.startswith("s"):
         form.calculate(side)
-    elif kind == "penalty" and 0 <= side < len(form.side_names):
-        form.add_penalty(side, argument[3:])
+    elif kind == "penalty" and side is not None and target.startswith("s"):
+        form.add_penalty(side, penalty)
     elif kind != "preview":
         abort(400)
     preview = None
@@ -180,7 +201,10 @@ def preview_rows(
 def preview(match_id: int) -> dict[str, Any]:
     """The live preview (JSON) of the hand being typed: ``?numero=N`` when editing hand N."""
     match = get_match(match_id)
-    number = request.args.get("numero", type=int)
+    try:
+        number = inputs.row_id(request.args.get("numero"))
+    except inputs.BadInput:
+        abort(404)
     if number is not None:
         get_number(match, number)
     scored = operations.score(match)
@@ -221,8 +245,10 @@ def undo(match_id: int) -> Page:
 
 def remove(match: Match, number: int | None, operation: Any) -> Page:
     """Ask first; then delete, refusing a stale confirmation or a change the rules forbid."""
-    text = request.form.get("version", "")
-    version = int(text) if text.isdigit() and len(text) < 10 else None
+    try:
+        version = inputs.row_id(request.form.get("version"))
+    except inputs.BadInput:
+        version = None
     shown = number or len(match.hands)
     if request.form.get("confirm") != "1" or version is None:
         # Without the version it was shown with, a confirmation is asked (again).

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
 import re
+from collections.abc import Callable
 from typing import Any
+from typing import TypeVar
 
 from flask import Blueprint
 from flask import Response
@@ -23,6 +24,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from anotador import backup
 from anotador import history
 from anotador import i18n
+from anotador import inputs
 from anotador import labels
 from anotador.extensions import csrf
 from anotador.hand_forms import FIELD_LABELS
@@ -33,12 +35,13 @@ from anotador.rules import Problem
 
 bp = Blueprint("history", __name__)
 
+T = TypeVar("T")
+
 STATUS_LABELS = {
     "ongoing": _l("Ongoing"),
     "finished": _l("Finished"),
     "abandoned": _l("Unfinished"),
 }
-MAX_FILTER = 60
 
 
 @bp.app_template_global()
@@ -70,39 +73,36 @@ def match_url(match_id: int) -> str:
     return f"/partidas/{match_id}"
 
 
-def read_date(args: MultiDict[str, str], key: str, errors: list[str]) -> datetime.date | None:
-    text = args.get(key, "").strip()
-    if not text:
-        return None
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        errors.append(_("“%(value)s” is not a date (use YYYY-MM-DD).", value=text[:MAX_FILTER]))
-        return None
-
-
 def read_filters(args: MultiDict[str, str]) -> tuple[history.Filters, list[str]]:
     """The filters in the query string, and a message for each one that makes no sense."""
     errors: list[str] = []
-    variant = args.get("variante", "").strip()
-    if variant and variant not in VARIANTS:
-        errors.append(_("There is no variant called “%(value)s”.", value=variant[:MAX_FILTER]))
-    status = args.get("estado", "").strip()
-    if status and status not in STATUSES:
-        errors.append(_("There is no status called “%(value)s”.", value=status[:MAX_FILTER]))
-    since, until = read_date(args, "desde", errors), read_date(args, "hasta", errors)
+
+    def read(parse: Callable[..., T], *arguments: Any, empty: T) -> T:
+        try:
+            value = parse(*arguments)
+        except inputs.BadInput as refused:
+            errors.append(refused.message)
+            return empty
+        return empty if value is None else value
+
+    raw_variant, raw_status = args.get("variante", ""), args.get("estado", "")
+    no_variant = _("There is no variant called “%(value)s”.", value=inputs.quoted(raw_variant))
+    no_status = _("There is no status called “%(value)s”.", value=inputs.quoted(raw_status))
+    variant = read(inputs.choice, raw_variant, VARIANTS, no_variant, empty="")
+    status = read(inputs.choice, raw_status, STATUSES, no_status, empty="")
+    since = read(inputs.date, args.get("desde"), empty=None)
+    until = read(inputs.date, args.get("hasta"), empty=None)
     if since and until and since > until:
         errors.append(_("The start date is after the end date."))
-    texts = {key: args.get(key, "").strip() for key in ("jugador", "q")}
-    if any(len(text) > MAX_FILTER for text in texts.values()):
-        errors.append(_("Names are at most %(num)d characters long.", num=MAX_FILTER))
+    player = read(inputs.name, args.get("jugador"), empty="")
+    search = read(inputs.name, args.get("q"), empty="")
     filters = history.Filters(
-        player=texts["jugador"],
+        player=player,
         variant=variant,
         status=status,
         since=since,
         until=until,
-        search=texts["q"],
+        search=search,
     )
     return filters, errors
 
@@ -124,11 +124,11 @@ def filter_args(filters: history.Filters) -> dict[str, str]:
 def index() -> tuple[str, int]:
     """The matches, newest first, a page at a time (keyset: ``despues`` is a cursor)."""
     filters, errors = read_filters(request.args)
-    after = None
-    if request.args.get("despues"):
-        after = history.decode_cursor(request.args["despues"])
-        if after is None:
-            errors.append(_("That page does not exist; start from the first one."))
+    try:
+        after = inputs.cursor(request.args.get("despues"))
+    except inputs.BadInput as refused:
+        after = None
+        errors.append(refused.message)
     page = history.Page([], None) if errors else history.history_page(filters, after)
     return render_template(
         "history/index.html",

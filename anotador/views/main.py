@@ -33,10 +33,12 @@ def set_language(lang: str) -> Response:
 
 def safe_next(target: str | None) -> str:
     """``target`` when it is a path of this site (never another host), else the home page."""
-    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
-        parts = urlsplit(target)
+    # isprintable: no control character or line break may reach the Location header.
+    path = target or ""
+    if path.isprintable() and path.startswith("/") and not path.startswith(("//", "/\\")):
+        parts = urlsplit(path)
         if not parts.scheme and not parts.netloc:
-            return target
+            return path
     return url_for("matches.index")
 
 

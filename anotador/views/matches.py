@@ -23,10 +23,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from anotador import backup
 from anotador import charts
 from anotador import i18n
+from anotador import inputs
 from anotador import labels
 from anotador import operations
 from anotador import planilla
 from anotador.cache import LRU
+from anotador.extensions import csrf
+from anotador.forms import FORM_EXPIRED
 from anotador.forms import NewMatchForm
 from anotador.forms import UploadForm
 from anotador.forms import field_for_path
@@ -101,6 +104,7 @@ def import_match() -> Any:
 
 
 @bp.route("/partidas/nueva", methods=["GET", "POST"])
+@csrf.exempt  # the form checks its token itself and, when it fails, keeps what was typed
 def new() -> Any:
     """One screen; the default match is two taps away: open, "Empezar"."""
     form = NewMatchForm()
@@ -108,7 +112,8 @@ def new() -> Any:
         form.fill_defaults()
         return render_new(form)
     if not form.validate_on_submit():
-        return render_new(form, status=400)
+        # A refused value is the table's to fix (422); a failed CSRF check is not (400).
+        return render_new(form, status=400 if "csrf_token" in form.errors else 422)
     document, number_errors, dealer = form.document()
     if number_errors:
         problems = validate_match(document)
@@ -140,7 +145,10 @@ def render_new(
         else:
             general.append(problem_message(problem))
     for name in form.errors:
-        errors.setdefault(name, []).extend(form.errors[name])
+        if name == "csrf_token":
+            general.append(str(FORM_EXPIRED))
+        else:
+            errors.setdefault(name, []).extend(form.errors[name])
     form.first_dealer.choices = form.seat_choices()
     page = render_template(
         "matches/new.html",
@@ -193,13 +201,21 @@ def show(match_id: int) -> str:
 def abandon(match_id: int) -> BaseResponse:
     """Mark the match as left unfinished (``abandoned=1``) or take it up again (``0``)."""
     match = get_match(match_id)
-    wanted = request.form.get("abandoned")
-    if wanted not in ("0", "1"):
+    try:
+        wanted = inputs.choice(request.form.get("abandoned"), ("0", "1"))
+        version = inputs.row_id(request.form.get("version"))
+    except inputs.BadInput:
+        abort(400)
+    if wanted is None or version is None:
         abort(400)
     if match.status == "finished":
         flash(gettext("A finished match cannot be abandoned."), "error")
+    elif not operations.set_abandoned(match, wanted == "1", version):
+        flash(
+            gettext("Another phone changed this match in the meantime. Check and confirm again."),
+            "error",
+        )
     else:
-        operations.set_abandoned(match, wanted == "1")
         flash(
             gettext("Match marked as abandoned.") if wanted == "1" else gettext("Match resumed."),
             "success",

@@ -15,18 +15,20 @@ from flask import url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField
-from wtforms import StringField
 from wtforms.validators import InputRequired
-from wtforms.validators import Length
 
 from anotador import charts
 from anotador import history
+from anotador import inputs
 from anotador import labels
 from anotador import operations
 from anotador import stats
 from anotador.extensions import db
+from anotador.forms import TextField
+from anotador.i18n import problem_message
 from anotador.models import NAME_LENGTH
 from anotador.models import Player
 from anotador.views.history import STATUS_LABELS
@@ -35,36 +37,44 @@ from anotador.views.history import read_filters
 bp = Blueprint("players", __name__, url_prefix="/jugadores")
 
 RENAME_ERRORS = {
-    "empty": _l("Write the new name."),
-    "too_long": _l("Names are at most %(num)d characters long.", num=NAME_LENGTH),
+    "empty_text": _l("Write the new name."),
     "taken": _l("Another player already has that name: merge them instead."),
 }
 
 
 class RenameForm(FlaskForm):
-    name = StringField(_l("New name"), [InputRequired(), Length(max=NAME_LENGTH)])
+    name = TextField(_l("New name"), [InputRequired(_l("Write the new name."))])
 
 
 class MergeForm(FlaskForm):
-    other = StringField(_l("Same person as"), [InputRequired(), Length(max=NAME_LENGTH)])
+    other = TextField(_l("Same person as"), [InputRequired()])
     confirm = BooleanField(_l("Yes, they are the same person"), [InputRequired()])
 
 
 @bp.get("/")
-def index() -> str:
+def index() -> tuple[str, int]:
     """Every player by name, with how many matches each played."""
-    search = request.args.get("q", "").strip()[:NAME_LENGTH]
-    after = request.args.get("despues") or None
+    try:
+        search = inputs.name(request.args.get("q"))
+        after = inputs.text(request.args.get("despues"), 3 * NAME_LENGTH) or None
+    except inputs.BadInput as refused:
+        empty = {"players": [], "search": "", "next_key": None, "after": None}
+        return render_template("players/index.html", error=refused.message, **empty), 400
     players, next_key = history.player_registry(search, after)
-    return render_template(
+    page = render_template(
         "players/index.html", players=players, search=search, next_key=next_key, after=after
     )
+    return page, 200
 
 
 @bp.get("/sugerencias")
 def suggestions() -> Any:
     """Player names for a name being typed (JSON list), accents and case aside."""
-    return jsonify(history.suggestions(request.args.get("q", "")[:NAME_LENGTH]))
+    try:
+        typed = inputs.text(request.args.get("q"), 3 * NAME_LENGTH)
+    except inputs.BadInput as refused:
+        return jsonify({"error": refused.message}), 400
+    return jsonify(history.suggestions(typed[:NAME_LENGTH]))
 
 
 def get_player(player_id: int) -> Player:
@@ -118,25 +128,33 @@ def pair(first_id: int, second_id: int) -> ResponseReturnValue:
     return render_stats("players/pair.html", [get_player(first_id), get_player(second_id)])
 
 
-def read_team(text: str) -> list[Player] | None:
+def read_team(raw: str | None) -> list[Player] | None:
     """One or two player ids ("3" or "3,8") as players; None if any is not one."""
-    parts = [part.strip() for part in text.split(",") if part.strip()]
-    if not 1 <= len(parts) <= 2 or not all(part.isdigit() and len(part) < 10 for part in parts):
+    parts = (raw or "").split(",")
+    try:
+        ids = [inputs.integer(part, 1, inputs.MAX_ROW_ID) for part in parts]
+    except inputs.BadInput:
         return None
-    found = history.players_by_id(int(part) for part in parts)
-    if len(found) != len(set(parts)) or len(set(parts)) != len(parts):
+    if not 1 <= len(ids) <= 2 or None in ids or len(set(ids)) != len(ids):
         return None
-    return [found[int(part)] for part in parts]
+    found = history.players_by_id(player_id for player_id in ids if player_id is not None)
+    if len(found) != len(ids):
+        return None
+    return [found[player_id] for player_id in ids if player_id is not None]
 
 
 @bp.get("/cara-a-cara")
 def head_to_head() -> ResponseReturnValue:
     """Two players (or two pairs) against each other: ``a`` and ``b`` are ids ("3" or
     "3,8"); ``rival`` may name the second player instead of ``b``."""
-    first = read_team(request.args.get("a", ""))
-    second = read_team(request.args.get("b", ""))
-    if second is None and request.args.get("rival", "").strip():
-        rival = history.find_player(request.args["rival"][:NAME_LENGTH])
+    first = read_team(request.args.get("a"))
+    second = read_team(request.args.get("b"))
+    try:
+        rival_name = inputs.name(request.args.get("rival"))
+    except inputs.BadInput:
+        rival_name = ""
+    if second is None and rival_name:
+        rival = history.find_player(rival_name)
         second = [rival] if rival is not None else None
     if first is None or second is None or {p.id for p in first} & {p.id for p in second}:
         message = _("Choose two different players (or pairs) who have played.")
@@ -160,11 +178,12 @@ def rename(player_id: int) -> ResponseReturnValue:
     player = get_player(player_id)
     form = RenameForm()
     if form.validate_on_submit():
-        error = operations.rename_player(player, form.name.data or "")
-        if error is None:
+        problem = operations.rename_player(player, form.name.data or "")
+        if problem is None:
             flash(_("Renamed to %(name)s.", name=player.name), "success")
             return redirect(url_for("players.show", player_id=player.id))
-        form.name.errors = [str(RENAME_ERRORS[error])]
+        known = RENAME_ERRORS.get(problem.code)
+        form.name.errors = [str(known) if known else problem_message(problem)]
     page, _status = render_stats("players/show.html", [player], rename=form, merge=MergeForm())
     return page, 400
 
@@ -176,12 +195,21 @@ def merge(player_id: int) -> ResponseReturnValue:
     form = MergeForm()
     if form.validate_on_submit():
         other = history.find_player(form.other.data or "")
+        shared = other is not None and operations.shared_matches(player, other)
         if other is None:
             form.other.errors = [
                 _("Nobody called “%(name)s” has played yet.", name=form.other.data)
             ]
         elif other.id == player.id:
             form.other.errors = [_("That is this same player.")]
+        elif shared:
+            form.other.errors = [
+                ngettext(
+                    "They played %(num)d match together: they cannot be the same person.",
+                    "They played %(num)d matches together: they cannot be the same person.",
+                    shared,
+                )
+            ]
         else:
             name = other.name
             operations.merge_players(player, other)

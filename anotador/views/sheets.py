@@ -20,12 +20,14 @@ from flask import request
 from flask_babel import get_locale
 from flask_babel import gettext
 
+from anotador import inputs
 from anotador import labels
 from anotador import operations
 from anotador import rules
 from anotador import sheets
 from anotador.errors import render_error
 from anotador.i18n import problem_message
+from anotador.rules.variant import MAX_TARGET
 
 bp = Blueprint("sheets", __name__)
 
@@ -38,13 +40,17 @@ class BadParameter(Exception):
 
 
 def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
-    paper = args.get("papel", "a4").strip().lower()
-    if paper not in PAPERS:
+    try:
+        paper = inputs.choice(args.get("papel", "a4"), PAPERS)
+    except inputs.BadInput:
+        paper = None
+    if paper is None:
         raise BadParameter(gettext("Unknown paper size: use a4 or carta."))
-    lang = args.get("idioma", "").strip().lower() or str(get_locale() or sheets.LANGUAGES[0])
-    if lang not in sheets.LANGUAGES:
-        raise BadParameter(gettext("Unknown language: use es, en or it."))
-    return PAPERS[paper], lang
+    try:
+        lang = inputs.choice(args.get("idioma"), sheets.LANGUAGES)
+    except inputs.BadInput:
+        raise BadParameter(gettext("Unknown language: use es, en or it.")) from None
+    return PAPERS[paper], lang or str(get_locale() or sheets.LANGUAGES[0])
 
 
 def pdf_response(key: str, filename: str, render: Callable[[], bytes]) -> Response:
@@ -109,18 +115,24 @@ def blank_sheet() -> Response | tuple[str, int] | str:
 
 
 def blank_parameters(args: Mapping[str, str]) -> tuple[str, str, int | None]:
-    variant = args.get("variante", "").strip()
-    if variant not in rules.VARIANTS:
+    try:
+        variant = inputs.choice(args.get("variante"), rules.VARIANTS)
+    except inputs.BadInput:
+        variant = None
+    if variant is None:
         raise BadParameter(gettext("Choose one of the variants in the list."))
-    layout = args.get("disposicion", "").strip()
-    if layout not in rules.get_variant(variant).layouts:
+    try:
+        layout = inputs.choice(args.get("disposicion"), rules.get_variant(variant).layouts)
+    except inputs.BadInput:
+        layout = None
+    if layout is None:
         raise BadParameter(gettext("This variant is not played with that layout."))
-    raw_target = args.get("objetivo", "").strip()
-    if not raw_target:
-        return variant, layout, None
-    if not raw_target.isdigit() or len(raw_target) > 7:
-        raise BadParameter(gettext("The target must be a whole number of points."))
-    return variant, layout, int(raw_target)
+    try:
+        # Any whole number: the engine says which targets a variant allows.
+        target = inputs.integer(args.get("objetivo"), 0, 10 * MAX_TARGET)
+    except inputs.BadInput:
+        raise BadParameter(gettext("The target must be a whole number of points.")) from None
+    return variant, layout, target
 
 
 def form_context() -> dict[str, object]:

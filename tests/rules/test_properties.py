@@ -33,7 +33,7 @@ from anotador.rules import read_hand
 from anotador.rules import read_match
 from anotador.rules import score_match
 from anotador.rules import scored_match_to_json
-from anotador.rules.reading import CONTROL_CHARACTERS
+from anotador.rules.text import is_text_character
 
 SETTINGS = settings(
     max_examples=60,
@@ -54,8 +54,7 @@ SOFT_CHECKS = {"table_points_low_for_canastas"}
 
 def free_text(max_size: int) -> st.SearchStrategy[str]:
     """Texts a person could type: no control characters but tabs and newlines."""
-    alphabet = st.characters(blacklist_categories=("Cs",), blacklist_characters=CONTROL_CHARACTERS)
-    return st.text(alphabet, max_size=max_size)
+    return st.text(st.characters().filter(is_text_character), max_size=max_size)
 
 
 def multiple_of_5(low: int, high: int) -> st.SearchStrategy[int]:
