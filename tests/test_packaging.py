@@ -273,12 +273,12 @@ def translations(po: Path) -> dict[Any, Any]:
     """The translated, non-fuzzy messages of a catalog source: what its .mo must say."""
     with po.open("rb") as source:
         catalog = read_po(source)
-    pairs = []
+    pairs: list[tuple[Any, Any]] = []
     for m in catalog:
         if m.fuzzy:
             continue
         if m.pluralizable:  # an empty plural form falls back to the id's singular or plural
-            forms = [s or m.id[min(n, 1)] for n, s in enumerate(m.string)]
+            forms = [s or m.id[min(n, 1)] for n, s in enumerate(m.string or ())]
             pairs.append((m.id, forms))
         else:
             pairs.append((m.id, m.string))
