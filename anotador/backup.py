@@ -183,7 +183,20 @@ def export_lines() -> Iterator[str]:
         )
 
 
+#: A text cell starting with one of these is a formula to a spreadsheet (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe (so
+    ``=HYPERLINK(...)`` is shown as text); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_row(stored: Stored) -> list[Any]:
+    """The history columns of a match; every text cell is safe to open in a spreadsheet."""
     row = stored.row
     sides = stored.sides
     result: list[Any] = [
@@ -201,7 +214,7 @@ def csv_row(stored: Stored) -> list[Any]:
             result += [name, " / ".join(players), row.totals[index]]
         else:
             result += ["", "", ""]
-    return [*result, row.title]
+    return [csv_cell(value) for value in (*result, row.title)]
 
 
 def export_csv() -> Iterator[str]:
