@@ -9,6 +9,15 @@ Import accepts a single match file (pretty-printed or not), a backup, or plain J
 match files. A match whose content (see :func:`anotador.operations.content_hash`) is already
 stored is skipped, so importing the same backup twice adds nothing; the same match twice in
 one backup is kept twice (a backup of a database that held it twice restores both).
+
+An import runs in bounded memory whatever its input (the restore page takes uploads of
+64 MB, and a small host has 1 GB for everything): the input is read a block at a time, a line
+longer than MAX_LINE is reported invalid without being parsed (as is a JSON value nested too
+deep), and the report keeps counts, a few ids and the first invalid lines, not one entry per
+line. Matches are committed a batch (BATCH) at a time and each committed batch is logged, so
+an import that stops midway (the database fails, the worker is killed) leaves whole batches
+stored: importing the same file again finishes the job, since what is already stored is
+skipped.
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import itertools
 import json
+import logging
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -37,6 +48,7 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.models import name_key
+from anotador.rules.problems import N_
 
 BACKUP_FORMAT = "anotador-backup/1"
 BATCH = 500
@@ -233,30 +245,180 @@ def export_csv() -> Iterator[str]:
 # Import
 
 
-MAX_PROBLEMS = 10  # problems kept per invalid line
+MB = 1024 * 1024
+#: A match file line (or a whole match file) longer than this is reported invalid without
+#: being parsed: a real match file is tens of kB, and parsing takes about 25 times the text
+#: in memory.
+MAX_LINE = 2 * MB
+#: The upload is read this much at a time.
+READ_BLOCK = 256 * 1024
+#: Invalid lines whose problems a report keeps (it counts all of them).
+KEEP_INVALID = 50
+#: Problems kept per invalid line.
+MAX_PROBLEMS = 10
+#: Ids kept of the matches created and of those already present (the counts say how many).
+KEEP_IDS = 10
+#: Characters kept of a problem's path or text figure (a key of the input can be any length).
+MAX_PROBLEM_TEXT = 200
+#: The import's own problems (the engine's are in ``rules.MESSAGES``).
+MESSAGES = {
+    "line_too_long": N_("Longer than {maximum} MB: not read."),
+}
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class ImportReport:
-    """What an import did: the new matches, how many were already stored, and the lines
-    (1-based) that could not be read with their problems (at most MAX_PROBLEMS each)."""
+    """What an import did, in bounded memory however large the input: counts of the matches
+    created, already present and invalid; the first few ids of each; the first invalid lines
+    (1-based) with their first problems. Matches are committed a batch at a time, so what the
+    counts say is stored even if a later batch fails: importing the same file again then
+    finishes the job (the matches already stored are skipped)."""
 
-    created: list[int] = field(default_factory=list)
-    skipped: list[int] = field(default_factory=list)  # ids of the stored copies
-    invalid: list[tuple[int, list[rules.Problem]]] = field(default_factory=list)
     single: bool = False
+    created: int = 0
+    skipped: int = 0  # matches already present
+    invalid: int = 0
+    created_ids: list[int] = field(default_factory=list)  # the first KEEP_IDS
+    skipped_ids: list[int] = field(default_factory=list)  # ids of the stored copies
+    problems: list[tuple[int, list[rules.Problem]]] = field(default_factory=list)
+    batches: int = 0  # transactions committed
+    lines: int = 0  # lines read (documents, for a JSON list)
+    stopped_at: int | None = None  # the first line not stored when the database failed
+
+    @property
+    def match_id(self) -> int | None:
+        """The (first) match the input stored or found already stored."""
+        ids = self.created_ids or self.skipped_ids
+        return ids[0] if ids else None
 
     def summary(self) -> str:
-        return (
-            f"{len(self.created)} imported, {len(self.skipped)} already present, "
-            f"{len(self.invalid)} invalid"
-        )
+        return f"{self.created} imported, {self.skipped} already present, {self.invalid} invalid"
 
-    def lines(self) -> Iterator[tuple[int, str]]:
-        """(line number, ``path: message`` in English) for every problem of the invalid lines."""
-        for number, problems in self.invalid:
+    def problem_lines(self) -> Iterator[tuple[int, str]]:
+        """(line number, ``path: message`` in English) for every kept problem."""
+        for number, problems in self.problems:
             for problem in problems:
-                yield number, f"{problem.path}: {problem.message}"
+                yield number, f"{problem.path}: {problem_text(problem)}"
+
+    def add_invalid(self, number: int, problems: list[rules.Problem], keep: int) -> None:
+        self.invalid += 1
+        if len(self.problems) < keep:
+            self.problems.append((number, [clip(p) for p in problems[:MAX_PROBLEMS]]))
+
+    def add_ids(self, created: list[int], skipped: list[int]) -> None:
+        self.created += len(created)
+        self.skipped += len(skipped)
+        self.created_ids += created[: KEEP_IDS - len(self.created_ids)]
+        self.skipped_ids += skipped[: KEEP_IDS - len(self.skipped_ids)]
+
+
+def problem_text(problem: rules.Problem) -> str:
+    """A problem of the import or of the engine, in English."""
+    if problem.code in MESSAGES:
+        return MESSAGES[problem.code].format(**problem.params)
+    return problem.message
+
+
+def clip(problem: rules.Problem) -> rules.Problem:
+    """The problem with its path and text figures cut to MAX_PROBLEM_TEXT characters."""
+    params = {
+        key: value[:MAX_PROBLEM_TEXT] if isinstance(value, str) else value
+        for key, value in problem.params.items()
+    }
+    return rules.Problem(problem.path[:MAX_PROBLEM_TEXT], problem.code, params, problem.severity)
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """An input document that is not JSON (or too long to read), with its problems."""
+
+    problems: list[rules.Problem]
+
+
+TOO_LONG = Unreadable([rules.Problem("$", "line_too_long", {"maximum": MAX_LINE // MB})])
+
+#: An entry of the input: its line number, and either a line still to parse (bytes), a JSON
+#: value already parsed (from a whole document) or an Unreadable.
+Entry = tuple[int, object]
+
+
+def split_lines(stream: IO[bytes]) -> Iterator[bytes | Unreadable]:
+    """The lines of ``stream`` (without their newline), read a block at a time; a line
+    longer than MAX_LINE is given as TOO_LONG, and read past without being kept."""
+    start = b""  # the beginning of the line the last block ended in
+    skipping = False  # that line is already too long
+    while block := stream.read(READ_BLOCK):
+        pieces = block.split(b"\n")
+        last = pieces.pop()  # the beginning of a line the next block goes on with
+        for piece in pieces:
+            if skipping:
+                skipping = False
+                yield TOO_LONG
+            else:
+                line = start + piece if start else piece
+                yield line if len(line) <= MAX_LINE else TOO_LONG
+            start = b""
+        if not skipping:
+            start += last
+            if len(start) > MAX_LINE:
+                start, skipping = b"", True
+    if skipping:
+        yield TOO_LONG
+    elif start:
+        yield start
+
+
+def numbered(lines: Iterable[bytes | Unreadable], first: int) -> Iterator[Entry]:
+    return enumerate(lines, start=first)
+
+
+def parse(line: bytes | Unreadable) -> object:
+    """The JSON value of a line, or an Unreadable."""
+    if isinstance(line, Unreadable):
+        return line
+    value, problems = rules.parse_json(line)
+    return Unreadable(problems) if problems else value
+
+
+def read_documents(stream: IO[bytes]) -> tuple[bool, Iterator[Entry]]:
+    """(single, entries) of a backup, JSON lines of match files, or one document (a match
+    file, pretty-printed or not, or a JSON list of match files) of at most MAX_LINE bytes.
+    A larger input whose first line is not a match is read as JSON lines too."""
+    lines = split_lines(stream)
+    first = next(lines, b"")
+    head = parse(first) if not isinstance(first, bytes) or first.strip() else None
+    if isinstance(head, dict):
+        if head.get("format") == BACKUP_FORMAT:
+            return False, numbered(lines, 2)
+        # One match file on its first line: JSON lines if anything but blank lines follows.
+        for number, following in enumerate(lines, start=2):
+            if isinstance(following, Unreadable) or following.strip():
+                entries = [(1, head), (number, following)]
+                return False, itertools.chain(entries, numbered(lines, number + 1))
+        return True, iter([(1, head)])
+    # One document on several lines (or none at all), unless it is too large to be one.
+    document = bytearray()
+    for line in itertools.chain([first], lines):
+        if isinstance(line, Unreadable) or len(document) + len(line) + 1 > MAX_LINE:
+            read = split_lines(io.BytesIO(bytes(document)))
+            rest = itertools.chain(read, [line], lines)
+            return False, numbered(rest, 1)
+        document += line + b"\n"
+    whole = parse(bytes(document))
+    if isinstance(whole, list):
+        return False, numbered(whole, 1)
+    return True, iter([(1, whole)])
+
+
+def could_be_a_match(line: bytes) -> bool:
+    """False when a line surely is no match file, seen without parsing it: a match file
+    names its format, and a line without any backslash (JSON escapes) spells it plainly."""
+    return b"\\" in line or MATCH_FORMAT_TOKEN in line
+
+
+MATCH_FORMAT_TOKEN = json.dumps(rules.MATCH_FORMAT).encode()
 
 
 def stored_document(game: rules.Match) -> dict[str, Any]:
@@ -264,41 +426,6 @@ def stored_document(game: rules.Match) -> dict[str, Any]:
     document = rules.match_to_document(game)
     document.setdefault("played_on", datetime.date.today().isoformat())
     return document
-
-
-def read_documents(stream: IO[bytes]) -> tuple[bool, Iterator[tuple[int, object]]]:
-    """(single, documents with their line numbers) from a match file, a backup or JSON
-    lines; a document that is not JSON is given as the problem list it causes."""
-    first = stream.readline()
-    head, problems = rules.parse_json(first) if first.strip() else (None, [])
-    if not problems and isinstance(head, dict) and head.get("format") == BACKUP_FORMAT:
-        return False, numbered_lines(stream, 2)
-    rest = stream.readline()
-    if not problems and isinstance(head, dict) and rest.strip():
-        # JSON lines of match files without a header.
-        return False, chain_lines([(1, head)], numbered_lines(io.BytesIO(rest), 2), stream)
-    whole, problems = rules.parse_json(first + rest + stream.read())
-    if problems:
-        return True, iter([(1, problems)])
-    if isinstance(whole, list):
-        return False, iter(enumerate(whole, start=1))
-    return True, iter([(1, whole)])
-
-
-def chain_lines(
-    head: list[tuple[int, object]], second: Iterator[tuple[int, object]], stream: IO[bytes]
-) -> Iterator[tuple[int, object]]:
-    yield from head
-    yield from second
-    yield from numbered_lines(stream, 3)
-
-
-def numbered_lines(stream: Iterable[bytes], start: int) -> Iterator[tuple[int, object]]:
-    for number, line in enumerate(stream, start=start):
-        if not line.strip():
-            continue
-        document, problems = rules.parse_json(line)
-        yield number, problems if problems else document
 
 
 @dataclass(frozen=True)
@@ -310,40 +437,80 @@ class Incoming:
     content_hash: str
 
 
-def import_stream(stream: IO[bytes], batch: int = BATCH) -> ImportReport:
+def import_stream(
+    stream: IO[bytes], batch: int | None = None, keep: int = KEEP_INVALID
+) -> ImportReport:
     """Import a match file, a backup or JSON lines of match files (see the module docs).
 
-    The input is read a line at a time and stored a batch at a time, one transaction per
-    batch: every match is validated by the engine once and its content hash computed from
-    the resolved match; a batch then takes one query for the hashes already stored, two for
-    its players and one insert per table."""
+    The input is read a block at a time and stored a batch at a time, one transaction per
+    batch, so memory stays bounded by the batch, the longest line (MAX_LINE) and the
+    report's ``keep`` invalid lines. Every match is validated by the engine once and its
+    content hash computed from the resolved match; a batch then takes one query for the
+    hashes already stored, two for its players and one insert per table. Once the report
+    holds ``keep`` invalid lines, a line that surely is no match file is counted without
+    being parsed. If the database fails, the report says where the import stopped (the
+    batches before stay committed) and the error is logged."""
+    batch = batch or BATCH
     backfill_hashes()
-    single, documents = read_documents(stream)
+    single, entries = read_documents(stream)
     report = ImportReport(single=single)
     # Only the matches stored before this import count as "already present": the same
     # match twice in one backup is restored twice.
     before = db.session.scalar(sa.select(sa.func.max(Match.id))) or 0
+    db.session.commit()  # no transaction stays open while the input is read
     used: Counter[str] = Counter()  # hash -> stored copies this import has matched
     pending: list[Incoming] = []
-    for number, raw in documents:
-        game, problems = read_game(raw)
+    batch_start = 0  # the line of the first match in pending
+    for number, entry in entries:
+        report.lines = number
+        if isinstance(entry, bytes):
+            if not entry.strip():
+                continue
+            if len(report.problems) >= keep and not could_be_a_match(entry):
+                report.invalid += 1
+                continue
+            entry = parse(entry)
+        game, problems = read_game(entry)
         if game is None:
-            report.invalid.append((number, problems[:MAX_PROBLEMS]))
+            report.add_invalid(number, problems, keep)
             continue
         document = stored_document(game)
         pending.append(Incoming(game, document, operations.content_hash(document)))
+        batch_start = batch_start or number
         if len(pending) >= batch:
-            store(pending, before, used, report)
-            pending = []
-    store(pending, before, used, report)
+            if not store_batch(pending, before, used, report, batch_start):
+                return report
+            pending, batch_start = [], 0
+    store_batch(pending, before, used, report, batch_start)
     return report
+
+
+def store_batch(
+    pending: list[Incoming], before: int, used: Counter[str], report: ImportReport, start: int
+) -> bool:
+    """Store a batch (see :func:`store`); False, with the report saying where the import
+    stopped, if the database failed."""
+    if not pending:
+        return True
+    try:
+        store(pending, before, used, report)
+    except sa.exc.SQLAlchemyError:
+        db.session.rollback()
+        log.exception("import stopped at line %d; %s", start, report.summary())
+        report.stopped_at = start
+        return False
+    log.info(
+        "import: batch %d committed up to line %d; %s",
+        report.batches,
+        report.lines,
+        report.summary(),
+    )
+    return True
 
 
 def store(pending: list[Incoming], before: int, used: Counter[str], report: ImportReport) -> None:
     """Store a batch of incoming matches in one transaction, skipping those already stored
     (by match ids up to ``before``)."""
-    if not pending:
-        return
     copies: dict[str, list[int]] = {}
     statement = (
         sa.select(Match.content_hash, Match.id)
@@ -353,34 +520,36 @@ def store(pending: list[Incoming], before: int, used: Counter[str], report: Impo
     )
     for content, match_id in db.session.execute(statement):
         copies.setdefault(content, []).append(match_id)
-    new = []
+    new, skipped = [], []
     for item in pending:
         stored = copies.get(item.content_hash, [])
         if used[item.content_hash] < len(stored):
-            report.skipped.append(stored[used[item.content_hash]])
+            skipped.append(stored[used[item.content_hash]])
             used[item.content_hash] += 1
         else:
             new.append(item)
+    scores = [rules.score_match(item.game) for item in new]  # before the first write
     players = bulk.player_ids(
         name for item in new for side in item.game.sides for name in side.players
     )
     rows = []
-    for item in new:
-        score = rules.score_match(item.game)
+    for item, score in zip(new, scores, strict=True):
         sides = [
             (side.name.strip(), [players[name_key(bulk.clean_name(n))] for n in side.players])
             for side in item.game.sides
         ]
         row = bulk.match_row(item.game, score, item.document, item.content_hash)
         rows.append(bulk.NewMatch(row, sides, item.document["hands"]))
-    report.created += bulk.insert_matches(rows)
+    created = bulk.insert_matches(rows)
     db.session.commit()
+    report.batches += 1
+    report.add_ids(created, skipped)
 
 
-def read_game(raw: object) -> tuple[rules.Match | None, list[rules.Problem]]:
-    if isinstance(raw, list) and all(isinstance(p, rules.Problem) for p in raw):
-        return None, raw
-    game, problems = rules.read_match(raw)
+def read_game(entry: object) -> tuple[rules.Match | None, list[rules.Problem]]:
+    if isinstance(entry, Unreadable):
+        return None, entry.problems
+    game, problems = rules.read_match(entry)
     return game, [p for p in problems if p.severity == "error"]
 
 

@@ -70,22 +70,32 @@ def export_command(match_id: int | None, everything: bool, as_csv: bool, path: s
 def import_command(file: IO[bytes]) -> None:
     """Import FILE ('-' for standard input): a match file, or a backup made by export --all.
 
-    A single match prints its page's path (like /partidas/12); a backup prints a report.
-    Matches already stored with the same content are skipped.
+    A single match prints its page's path (like /partidas/12); a backup prints a report
+    (the problems of its first invalid lines, and how many there are). Matches already stored
+    with the same content are skipped, so an import that stopped midway is finished by
+    running it again: each batch of matches was committed as it was read.
     """
     report = backup.import_stream(file)
-    if report.single:
+    if report.single and report.stopped_at is None:
         if report.invalid:
-            for _, line in report.lines():
+            for _, line in report.problem_lines():
                 click.echo(line, err=True)
             sys.exit(INVALID_INPUT)
-        match_id = (report.created or report.skipped)[0]
         suffix = "" if report.created else "  (already present)"
-        click.echo(f"/partidas/{match_id}{suffix}")
+        click.echo(f"/partidas/{report.match_id}{suffix}")
         return
     click.echo(report.summary())
-    for number, line in report.lines():
+    for number, line in report.problem_lines():
         click.echo(f"line {number}: {line}", err=True)
+    if report.invalid > len(report.problems):
+        click.echo(f"... and {report.invalid - len(report.problems)} more invalid lines", err=True)
+    if report.stopped_at is not None:
+        click.echo(
+            f"stopped at line {report.stopped_at} (database error): the matches counted above "
+            "are stored; run the same import again to finish it",
+            err=True,
+        )
+        sys.exit(1)
     if report.invalid:
         sys.exit(INVALID_INPUT)
 

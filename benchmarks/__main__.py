@@ -10,6 +10,7 @@ MODULES = [
     "benchmarks.web",
     "benchmarks.sheets",
     "benchmarks.history",
+    "benchmarks.restore",
 ]
 
 for name in sys.argv[1:] or MODULES:

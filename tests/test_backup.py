@@ -127,13 +127,13 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
 
         clear_database()
         report = import_text(dump)
-        assert (len(report.created), report.skipped, report.invalid) == (len(documents), [], [])
+        assert (report.created, report.skipped, report.invalid) == (len(documents), 0, 0)
         assert export_all() == before
         assert_summaries_are_the_engines()
 
         again = import_text(dump)
-        assert again.created == []
-        assert len(again.skipped) == len(documents)
+        assert again.created == 0
+        assert again.skipped == len(documents)
         assert export_all() == before
 
 
@@ -152,8 +152,8 @@ def test_same_match_twice_in_a_backup_is_restored_twice(app: Flask):
         operations.create_match(document)
         dump = "".join(backup.export_lines())
         clear_database()
-        assert len(import_text(dump).created) == 2
-        assert len(import_text(dump).skipped) == 2
+        assert import_text(dump).created == 2
+        assert import_text(dump).skipped == 2
 
 
 def test_names_differing_only_in_accents_or_case_are_the_same_content(app: Flask):
@@ -163,8 +163,8 @@ def test_names_differing_only_in_accents_or_case_are_the_same_content(app: Flask
         first = import_text(json.dumps(document))
         document["sides"][0]["players"] = ["jose perez", "ANA"]
         second = import_text(json.dumps(document))
-        assert second.created == []
-        assert second.skipped == first.created
+        assert second.created == 0
+        assert second.skipped_ids == first.created_ids
 
 
 def test_hash_follows_the_hands(app: Flask):
@@ -186,20 +186,20 @@ def test_import_reports_bad_lines_and_keeps_the_good_ones(app: Flask):
     header = json.dumps({"format": backup.BACKUP_FORMAT})
     with app.app_context():
         report = import_text("\n".join([header, good, "{not json", bad, ""]) + "\n")
-    assert len(report.created) == 1
-    assert [number for number, _ in report.invalid] == [3, 4]
-    assert report.invalid[0][1][0].path == "$"
-    problem = report.invalid[0][1][0]
-    assert next(report.lines()) == (3, f"$: {problem.message}")
+    assert (report.created, report.invalid) == (1, 2)
+    assert [number for number, _ in report.problems] == [3, 4]
+    assert report.problems[0][1][0].path == "$"
+    problem = report.problems[0][1][0]
+    assert next(report.problem_lines()) == (3, f"$: {problem.message}")
 
 
 def test_plain_json_lines_without_header_and_a_json_list_are_accepted(app: Flask):
     document = json.loads(E01.read_text())
     other = {**document, "title": "otra"}
     with app.app_context():
-        assert len(import_text(json.dumps(document) + "\n" + json.dumps(other)).created) == 2
+        assert import_text(json.dumps(document) + "\n" + json.dumps(other)).created == 2
         clear_database()
-        assert len(import_text(json.dumps([document, other])).created) == 2
+        assert import_text(json.dumps([document, other])).created == 2
 
 
 def test_import_backfills_hashes_of_older_matches(app: Flask):
@@ -210,8 +210,8 @@ def test_import_backfills_hashes_of_older_matches(app: Flask):
         db.session.execute(sa.update(Match).values(content_hash=None))
         db.session.commit()
         report = import_text(json.dumps(document))
-        assert report.created == []
-        assert report.skipped == [match.id]
+        assert report.created == 0
+        assert report.skipped_ids == [match.id]
 
 
 # Commands

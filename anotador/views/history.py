@@ -240,31 +240,53 @@ def restore() -> tuple[str, int]:
         message = _("Choose a backup file or a match file to restore.")
         return render_template("history/restore.html", report=None, error=message), 400
     try:
-        report = backup.import_stream(upload.stream)
+        report = backup.import_stream(upload.stream, keep=SHOWN_INVALID)
     finally:
         upload.close()
     invalid = [
-        (number, [problem_line(problem) for problem in problems])
-        for number, problems in report.invalid[:SHOWN_INVALID]
+        (number, [restore_problem_line(problem) for problem in problems])
+        for number, problems in report.problems
     ]
-    error = None
-    if not report.created and not report.skipped:
+    error, status = None, 200
+    if report.stopped_at is not None:
+        error = _(
+            "The restore stopped at line %(num)d: the database failed. What is counted below "
+            "was saved; restore the same file again to finish (matches already here are "
+            "skipped).",
+            num=report.stopped_at,
+        )
+        status = 503
+    elif not report.created and not report.skipped:
         if report.invalid:
             error = _("Nothing was restored: the file holds no valid match.")
         else:
             error = _("Nothing was restored: the file holds no match.")
+        status = 422
     return render_template(
         "history/restore.html",
         report=report,
         invalid=invalid,
         error=error,
+        batch=backup.BATCH,
         counts=[
-            ngettext("%(num)d match imported", "%(num)d matches imported", len(report.created)),
+            ngettext("%(num)d match imported", "%(num)d matches imported", report.created),
             ngettext(
                 "%(num)d match was already here",
                 "%(num)d matches were already here",
-                len(report.skipped),
+                report.skipped,
             ),
-            ngettext("%(num)d invalid", "%(num)d invalid", len(report.invalid)),
+            ngettext("%(num)d invalid", "%(num)d invalid", report.invalid),
+            *(
+                []
+                if report.single
+                else [ngettext("%(num)d batch saved", "%(num)d batches saved", report.batches)]
+            ),
         ],
-    ), 422 if error else 200
+    ), status
+
+
+def restore_problem_line(problem: Problem) -> str:
+    """A problem of the restore itself (a line too long to read) or of the engine."""
+    if problem.code in backup.MESSAGES:
+        return _(backup.MESSAGES[problem.code]).format(**problem.params)
+    return problem_line(problem)
