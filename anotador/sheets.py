@@ -30,6 +30,7 @@ from anotador import labels
 from anotador import rules
 from anotador.cache import LRU
 from anotador.config import PROJECT_ROOT
+from anotador.config import TRANSLATIONS
 from anotador.rules import canastone
 from anotador.rules import real
 from anotador.rules import uruguaya
@@ -517,7 +518,7 @@ def progression_chart(
 def _fingerprint() -> str:
     digest = hashlib.sha256()
     files = [STYLESHEET, Path(__file__), *sorted((PROJECT_ROOT / "templates" / "sheets").glob("*"))]
-    files += sorted((PROJECT_ROOT / "anotador" / "translations").glob("*/LC_MESSAGES/*.mo"))
+    files += sorted(TRANSLATIONS.glob("*/LC_MESSAGES/*.mo"))
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -32,6 +32,7 @@ from anotador.extensions import csrf
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import NewMatchForm
 from anotador.forms import UploadForm
+from anotador.forms import csrf_refused
 from anotador.forms import field_for_path
 from anotador.i18n import problem_message
 from anotador.models import Match
@@ -108,6 +109,8 @@ def import_match() -> Any:
 def new() -> Any:
     """One screen; the default match is two taps away: open, "Empezar"."""
     form = NewMatchForm()
+    if request.method == "POST" and csrf_refused(form):
+        return render_new(form, status=400)  # what was typed, and why nothing happened
     if request.method == "GET" or form.apply.data:
         form.fill_defaults()
         return render_new(form)
