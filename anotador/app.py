@@ -8,11 +8,13 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 from werkzeug.routing import Map
 
+from anotador import caching
 from anotador import commands
 from anotador import config
 from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador import templating
 from anotador.views import hands
 from anotador.views import history
 from anotador.views import main
@@ -54,9 +56,11 @@ def create_app(
         app.config.from_mapping(test_config)
 
     extensions.init_app(app)
+    caching.init_app(app)
     # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter
+    templating.register_template_helpers(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)

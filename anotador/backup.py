@@ -6,9 +6,9 @@ a batch of matches at a time, so memory stays flat however many matches there ar
 history table can also be exported as CSV (summary columns only, no scoring).
 
 Import accepts a single match file (pretty-printed or not), a backup, or plain JSON lines of
-match files. A match whose content (see :func:`anotador.operations.content_hash`) is already
-stored is skipped, so importing the same backup twice adds nothing; the same match twice in
-one backup is kept twice (a backup of a database that held it twice restores both).
+match files. A match whose content (see :func:`anotador.services.documents.content_hash`) is
+already stored is skipped, so importing the same backup twice adds nothing; the same match
+twice in one backup is kept twice (a backup of a database that held it twice restores both).
 
 An import runs in bounded memory whatever its input (the restore page takes uploads of
 64 MB, and a small host has 1 GB for everything): the input is read a block at a time, a line
@@ -39,19 +39,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from anotador import bulk
-from anotador import operations
 from anotador import rules
+from anotador import services
+from anotador import signals
 from anotador.extensions import db
-from anotador.models import Hand
 from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
 from anotador.models import name_key
 from anotador.rules.problems import N_
 
 BACKUP_FORMAT = "anotador-backup/1"
-BATCH = 500
+#: Matches per transaction when importing, and per read when exporting.
+BATCH = services.queries.BATCH
 MAX_SIDES = 3
 CSV_HEADER = [
     "id",
@@ -69,115 +67,19 @@ CSV_HEADER = [
 # Export
 
 
-def iter_matches(batch: int = BATCH, where: Any = None) -> Iterator[Match]:
-    """Every stored match (optionally only those matching ``where``) by id, with sides,
-    seats, players and hands, a batch at a time; each batch leaves the session afterwards."""
-    last = 0
-    while True:
-        statement = (
-            sa.select(Match)
-            .where(Match.id > last)
-            .order_by(Match.id)
-            .limit(batch)
-            .options(
-                sa.orm.selectinload(Match.sides).selectinload(Side.seats),
-                sa.orm.selectinload(Match.hands),
-            )
-        )
-        if where is not None:
-            statement = statement.where(where)
-        matches = list(db.session.scalars(statement))
-        if not matches:
-            return
-        yield from matches
-        last = matches[-1].id
-        db.session.flush()  # keep what the caller changed before letting the batch go
-        db.session.expunge_all()
-
-
 def match_file(match: Match) -> dict[str, Any]:
     """The match file of a stored match; its raw inputs if the engine no longer accepts it
     (a backup never drops a match)."""
     try:
-        return operations.export_document(match)
-    except operations.StoredMatchInvalid:
-        return operations.match_document(match)
+        return services.matches.export_document(match)
+    except services.matches.StoredMatchInvalid:
+        return services.documents.match_document(match)
 
 
-@dataclass(frozen=True)
-class Stored:
-    """A stored match read as plain rows: no ORM objects, so a batch loads fast."""
-
-    row: sa.Row[Any]
-    sides: list[tuple[str, list[str]]]  # side name, player names in seat order
-    hands: list[dict[str, Any]]
-
-
-MATCH_COLUMNS = (
-    Match.id,
-    Match.variant,
-    Match.layout,
-    Match.settings,
-    Match.start_scores,
-    Match.title,
-    Match.notes,
-    Match.played_on,
-    Match.abandoned,
-    Match.status,
-    Match.totals,
-    Match.winner,
-    Match.hand_count,
-)
-
-
-def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stored]]:
-    """Every stored match by id, a batch at a time, in three statements per batch (matches;
-    sides with their seats' players; hands), keyset-paginated on the id."""
-    last = 0
-    while True:
-        rows = db.session.execute(
-            sa.select(*MATCH_COLUMNS).where(Match.id > last).order_by(Match.id).limit(batch)
-        ).all()
-        if not rows:
-            return
-        first, last = rows[0].id, rows[-1].id
-        sides: dict[int, list[tuple[str, list[str]]]] = {row.id: [] for row in rows}
-        statement = (
-            sa.select(Side.match_id, Side.id, Side.name, Player.name)
-            .outerjoin(Seat, Seat.side_id == Side.id)
-            .outerjoin(Player, Player.id == Seat.player_id)
-            .where(Side.match_id.between(first, last))
-            .order_by(Side.match_id, Side.position, Seat.seat)
-        )
-        previous = None
-        for match_id, side_id, side_name, player in db.session.execute(statement):
-            if side_id != previous:
-                sides[match_id].append((side_name, []))
-                previous = side_id
-            if player is not None:
-                sides[match_id][-1][1].append(player)
-        played: dict[int, list[dict[str, Any]]] = {row.id: [] for row in rows}
-        if hands:
-            statement = (
-                sa.select(Hand.match_id, Hand.inputs)
-                .where(Hand.match_id.between(first, last))
-                .order_by(Hand.match_id, Hand.number)
-            )
-            for match_id, inputs in db.session.execute(statement):
-                played[match_id].append(inputs)
-        yield [Stored(row, sides[row.id], played[row.id]) for row in rows]
-
-
-def stored_match_document(stored: Stored) -> dict[str, Any]:
-    """The match file of a stored match as it is stored."""
-    sides = [{"name": name, "players": players} for name, players in stored.sides]
-    return operations.document_of(stored.row, sides, stored.hands)
-
-
-def export_file(stored: Stored) -> dict[str, Any]:
+def export_file(stored: services.queries.Stored) -> dict[str, Any]:
     """What :func:`match_file` gives, read once by the engine (every default written out),
     or the raw inputs if the engine no longer accepts them."""
-    document = stored_match_document(stored)
+    document = stored.document()
     game, _ = rules.read_match(document)
     return document if game is None else rules.match_to_document(game)
 
@@ -189,7 +91,7 @@ def export_lines() -> Iterator[str]:
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     yield json.dumps(header) + "\n"
-    for stored_batch in stored_batches():
+    for stored_batch in services.queries.stored_batches():
         yield "".join(
             json.dumps(export_file(stored), ensure_ascii=False) + "\n" for stored in stored_batch
         )
@@ -207,7 +109,7 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def csv_row(stored: Stored) -> list[Any]:
+def csv_row(stored: services.queries.Stored) -> list[Any]:
     """The history columns of a match; every text cell is safe to open in a spreadsheet."""
     row = stored.row
     sides = stored.sides
@@ -234,7 +136,7 @@ def export_csv() -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_HEADER)
-    for stored_batch in stored_batches(hands=False):
+    for stored_batch in services.queries.stored_batches(hands=False):
         writer.writerows(csv_row(stored) for stored in stored_batch)
         yield buffer.getvalue()
         buffer.seek(0)
@@ -456,7 +358,7 @@ def import_stream(
     report = ImportReport(single=single)
     # Only the matches stored before this import count as "already present": the same
     # match twice in one backup is restored twice.
-    before = db.session.scalar(sa.select(sa.func.max(Match.id))) or 0
+    before = services.queries.last_match_id()
     db.session.commit()  # no transaction stays open while the input is read
     used: Counter[str] = Counter()  # hash -> stored copies this import has matched
     pending: list[Incoming] = []
@@ -475,7 +377,7 @@ def import_stream(
             report.add_invalid(number, problems, keep)
             continue
         document = stored_document(game)
-        pending.append(Incoming(game, document, operations.content_hash(document)))
+        pending.append(Incoming(game, document, services.documents.content_hash(document)))
         batch_start = batch_start or number
         if len(pending) >= batch:
             if not store_batch(pending, before, used, report, batch_start):
@@ -511,15 +413,7 @@ def store_batch(
 def store(pending: list[Incoming], before: int, used: Counter[str], report: ImportReport) -> None:
     """Store a batch of incoming matches in one transaction, skipping those already stored
     (by match ids up to ``before``)."""
-    copies: dict[str, list[int]] = {}
-    statement = (
-        sa.select(Match.content_hash, Match.id)
-        .where(Match.content_hash.in_({item.content_hash for item in pending}))
-        .where(Match.id <= before)
-        .order_by(Match.id)
-    )
-    for content, match_id in db.session.execute(statement):
-        copies.setdefault(content, []).append(match_id)
+    copies = services.queries.stored_copies({item.content_hash for item in pending}, before)
     new, skipped = [], []
     for item in pending:
         stored = copies.get(item.content_hash, [])
@@ -542,6 +436,7 @@ def store(pending: list[Incoming], before: int, used: Counter[str], report: Impo
         rows.append(bulk.NewMatch(row, sides, item.document["hands"]))
     created = bulk.insert_matches(rows)
     db.session.commit()
+    signals.changed_many("imported", created)
     report.batches += 1
     report.add_ids(created, skipped)
 
@@ -557,8 +452,10 @@ def backfill_hashes() -> int:
     """Give a content hash to the stored matches that have none (stored before hashes
     existed); how many were updated."""
     updated = 0
-    for match in iter_matches(where=Match.content_hash.is_(None)):
-        match.content_hash = operations.content_hash(operations.match_document(match))
+    for match in services.queries.iter_matches(where=Match.content_hash.is_(None)):
+        match.content_hash = services.documents.content_hash(
+            services.documents.match_document(match)
+        )
         updated += 1
         if updated % BATCH == 0:
             db.session.commit()

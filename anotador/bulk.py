@@ -5,7 +5,7 @@ matches; going through the ORM one match at a time (a player lookup per name, an
 row) made a 10,000-match restore take minutes. Here a batch is a few statements: the
 batch's players are found and created in two, then matches, sides, seats and hands go in
 with one multi-row insert each. The summary columns come from the engine's score, as
-:func:`anotador.operations.refresh_summary` writes them.
+:func:`anotador.services.documents.refresh_summary` writes them.
 """
 
 from __future__ import annotations

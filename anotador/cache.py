@@ -1,8 +1,9 @@
 """A small in-process least-recently-used cache (thread safe), for derived data only.
 
-Whatever is kept here must be keyed on everything it was computed from: for a match, its
-``Match.version`` and ``Match.content_hash`` (see ``operations.cache_key``), so a change is
-a new key and nothing stale can ever be served. Each process keeps its own entries.
+The backend of the app's named caches (:mod:`anotador.caching`). Whatever is kept here must
+be keyed on everything it was computed from: for a match, ``caching.match_key`` (its
+``Match.version`` and ``Match.content_hash``), so a change is a new key and nothing stale can
+ever be served. Each process keeps its own entries.
 """
 
 from __future__ import annotations

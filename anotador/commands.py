@@ -1,7 +1,7 @@
 """The app's own commands: ``anotador export``, ``import``, ``seed-demo`` and ``check``.
 
 They run inside the app (its database), so ``anotador`` finds them through Flask's command
-group; each is thin over :mod:`anotador.backup`, :mod:`anotador.operations` and
+group; each is thin over :mod:`anotador.backup`, :mod:`anotador.services` and
 :mod:`anotador.demo` (``check``: :mod:`anotador.integrity`).
 """
 
@@ -19,7 +19,8 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from anotador import backup
-from anotador import operations
+from anotador import services
+from anotador import signals
 
 INVALID_INPUT = 2
 
@@ -52,7 +53,7 @@ def export_command(match_id: int | None, everything: bool, as_csv: bool, path: s
     if as_csv and not everything:
         raise click.UsageError("--csv goes with --all")
     if match_id is not None:
-        match = operations.load_match(match_id)
+        match = services.queries.load_match(match_id)
         if match is None:
             click.echo(f"no match with id {match_id}", err=True)
             sys.exit(INVALID_INPUT)
@@ -115,6 +116,7 @@ def seed_demo_command(count: int, seed_value: int) -> None:
             click.echo(f"{done} matches...", err=True)
 
     created = demo.seed(count, seed_value, progress)
+    signals.changed_many("imported", created)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(created)} demo matches stored in {elapsed:.1f} s")
 

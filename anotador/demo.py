@@ -17,7 +17,7 @@ from anotador import bulk
 from anotador import rules
 from anotador.extensions import db
 from anotador.models import name_key
-from anotador.operations import content_hash
+from anotador.services.documents import content_hash
 
 FIRST_NAMES = (
     "José", "María", "Ana", "Lucía", "Martín", "Sofía", "Joaquín", "Inés", "Raúl", "Elena",

@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.views.history import problem_line
 
@@ -37,7 +37,7 @@ def register_error_handlers(app: Flask) -> None:
         app.register_error_handler(code, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(500, _server_error)
-    app.register_error_handler(operations.StoredMatchInvalid, _stored_match_invalid)
+    app.register_error_handler(services.matches.StoredMatchInvalid, _stored_match_invalid)
 
 
 def render_error(code: int, message: str | None = None) -> tuple[str, int]:
@@ -71,7 +71,7 @@ BROKEN_STATUS = 409
 BROKEN_SHOWN = 50
 
 
-def _stored_match_invalid(error: operations.StoredMatchInvalid) -> Any:
+def _stored_match_invalid(error: services.matches.StoredMatchInvalid) -> Any:
     """Any page of a match whose stored hands or names the engine refuses (the planilla, the
     hand form, undo, delete, abandon, the PDF): what is wrong, in the user's language, and
     the stored file to download. Nothing is cached or written."""
@@ -82,7 +82,7 @@ def _stored_match_invalid(error: operations.StoredMatchInvalid) -> Any:
     if request.endpoint == "hands.preview":  # the hand form's live preview asks for JSON
         problems = [{"field": "", "message": line, "severity": "error"} for line in lines]
         return {"ok": False, "sides": [], "problems": problems}, BROKEN_STATUS
-    state = operations.match_state(match_id) if isinstance(match_id, int) else None
+    state = services.queries.match_state(match_id) if isinstance(match_id, int) else None
     names = ""
     if state is not None:
         # Control characters (one may be the very problem) are left out of the heading.

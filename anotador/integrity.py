@@ -5,10 +5,10 @@ outside the app, by hand in SQL or by a bad tool): it cannot be scored, so only 
 mend it (export it as stored, correct the file, import it again). A match is *stale* when
 it reads fine but a summary column (``Match.totals``, ``winner``, ``status``, ``hand_count``,
 ``content_hash``) disagrees with a fresh score; :func:`check` with ``fix=True`` rewrites
-them as :func:`anotador.operations.refresh_summary` would and bumps ``Match.version``, so
-no cache (keyed on :func:`anotador.operations.cache_key`) keeps an older reading.
+them as :func:`anotador.services.documents.refresh_summary` would and bumps ``Match.version``, so
+no cache (keyed on :func:`anotador.caching.match_key`) keeps an older reading.
 
-Matches are screened a batch at a time from plain rows (:func:`anotador.backup.stored_batches`,
+Matches are screened a batch at a time from plain rows (``services.queries.stored_batches``,
 three statements, and one for the content hashes it does not read). The few a batch finds
 wrong are read again through the ORM in four statements (locked first when fixing) before
 they are reported or rewritten, so a hand the app saved in the meantime is not taken for
@@ -23,17 +23,17 @@ import json
 from collections.abc import Callable
 from collections.abc import Iterator
 from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 
-from anotador import backup
-from anotador import operations
 from anotador import rules
+from anotador import services
+from anotador import signals
 from anotador.extensions import db
 from anotador.models import Match
-from anotador.models import Side
 
-BATCH = backup.BATCH
+BATCH = services.queries.BATCH
 #: The derived columns of ``Match`` compared with a fresh score, in report order.
 SUMMARY = ("totals", "winner", "status", "hand_count", "content_hash")
 
@@ -101,7 +101,7 @@ class Report:
 
 def summary(document: dict[str, Any], score: rules.MatchScore) -> dict[str, Any]:
     """The summary columns of a stored match file and its score, as
-    :func:`anotador.operations.refresh_summary` writes them."""
+    :func:`anotador.services.documents.refresh_summary` writes them."""
     abandoned = document["abandoned"]
     status = "finished" if score.finished else "abandoned" if abandoned else "ongoing"
     return {
@@ -109,7 +109,7 @@ def summary(document: dict[str, Any], score: rules.MatchScore) -> dict[str, Any]
         "winner": score.winner,
         "status": status,
         "hand_count": len(score.hands),
-        "content_hash": operations.content_hash(document),
+        "content_hash": services.documents.content_hash(document),
     }
 
 
@@ -121,7 +121,7 @@ def examine(
     game, problems = rules.read_match(document)
     if game is None:
         errors = tuple(p for p in problems if p.severity == "error") or tuple(problems)
-        fresh = {**stored, "content_hash": operations.content_hash(document)}
+        fresh = {**stored, "content_hash": services.documents.content_hash(document)}
         stale = compare(stored, fresh, ("content_hash",))
         return Finding(match_id, version, errors, stale, fresh)
     fresh = summary(document, rules.score_match(game))
@@ -146,12 +146,9 @@ def check(
     is broken or stale (as it is read, so the report streams). With ``fix``, each batch's
     stale summaries are rewritten and committed before the next batch is read."""
     report = Report()
-    for stored_batch in backup.stored_batches(batch):
+    for stored_batch in services.queries.stored_batches(batch):
         first, last = stored_batch[0].row.id, stored_batch[-1].row.id
-        columns = sa.select(Match.id, Match.content_hash, Match.version)
-        extra = {
-            row.id: row for row in db.session.execute(columns.where(Match.id.between(first, last)))
-        }
+        extra = services.queries.versions_between(first, last)
         report.checked += len(stored_batch)
         suspects = []
         for stored in stored_batch:
@@ -166,9 +163,10 @@ def check(
                 "hand_count": row.hand_count,
                 "content_hash": match.content_hash,
             }
-            document = backup.stored_match_document(stored)
+            document = stored.document()
             if examine(row.id, match.version, document, summary_columns) is not None:
                 suspects.append(row.id)
+        repaired: list[int] = []
         if suspects:
             findings = confirm(suspects, lock=fix)
             for finding in findings:
@@ -177,8 +175,9 @@ def check(
                 if found is not None:
                     found(finding)
             if fix:
-                rewrite(findings, report)
+                repaired = rewrite(findings, report)
         db.session.commit()  # end the batch's transaction (and its row locks)
+        signals.changed_many("repaired", repaired)
         db.session.expunge_all()
     return report
 
@@ -190,20 +189,10 @@ def confirm(match_ids: list[int], lock: bool = False) -> list[Finding]:
     the rewrite."""
     if lock:
         db.session.execute(LOCK, {"match_ids": match_ids})
-    statement = (
-        sa.select(Match)
-        .where(Match.id.in_(match_ids))
-        .order_by(Match.id)
-        .options(
-            sa.orm.selectinload(Match.sides).selectinload(Side.seats),
-            sa.orm.selectinload(Match.hands),
-        )
-        .execution_options(populate_existing=True)
-    )
     findings = []
-    for match in db.session.scalars(statement):
+    for match in services.queries.reload_matches(match_ids):
         stored = {column: getattr(match, column) for column in SUMMARY}
-        document = operations.match_document(match)
+        document = services.documents.match_document(match)
         finding = examine(match.id, match.version, document, stored)
         if finding is not None:
             findings.append(finding)
@@ -241,12 +230,12 @@ REWRITE = (
 )
 
 
-def rewrite(findings: list[Finding], report: Report) -> None:
+def rewrite(findings: list[Finding], report: Report) -> list[int]:
     """Write the fresh summaries of a batch's findings that have any (a broken match: only
-    its content hash) in one statement; counted in ``report``."""
+    its content hash) in one statement; counted in ``report``. The ids of those matches."""
     wanted = [finding for finding in findings if finding.stale]
     if not wanted:
-        return
+        return []
     parameters = [
         {
             "match_id": finding.match_id,
@@ -255,10 +244,11 @@ def rewrite(findings: list[Finding], report: Report) -> None:
         }
         for finding in wanted
     ]
-    updated = db.session.execute(REWRITE, parameters).rowcount
+    updated = cast(sa.CursorResult[Any], db.session.execute(REWRITE, parameters)).rowcount
     readable = sum(not finding.broken for finding in wanted)
     if updated == len(wanted):
         report.fixed += readable
         report.refreshed += len(wanted) - readable
     else:  # cannot happen under LOCK; counted rather than assumed
         report.skipped += len(wanted) - updated
+    return [finding.match_id for finding in wanted]

@@ -18,9 +18,9 @@ from anotador import labels
 from anotador.forms import default_side_names
 from anotador.i18n import problem_message
 from anotador.models import Match
-from anotador.operations import Scored
 from anotador.rules import describe_variants
 from anotador.rules.variant import LAYOUTS
+from anotador.services.matches import Scored
 
 HAND_PATH = re.compile(r"hands\[(\d+)\]")
 

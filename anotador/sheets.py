@@ -28,7 +28,6 @@ from markupsafe import Markup
 
 from anotador import labels
 from anotador import rules
-from anotador.cache import LRU
 from anotador.config import PROJECT_ROOT
 from anotador.config import TRANSLATIONS
 from anotador.rules import canastone
@@ -530,8 +529,3 @@ def sheet_key(document: object, *settings: str) -> str:
     digest = hashlib.sha256(_fingerprint().encode())
     digest.update("\0".join((content, *settings)).encode())
     return digest.hexdigest()
-
-
-def cache_for(app: Flask) -> LRU[bytes]:
-    """The app's rendered sheets: 64 at most, 32 MB at most."""
-    return app.extensions.setdefault("anotador.sheets", LRU(64, max_bytes=32 * 1024 * 1024))

@@ -14,7 +14,7 @@ from pathlib import Path
 import flask_migrate
 
 from anotador import create_app
-from anotador import operations
+from anotador import services
 
 LIMIT = 100 * 1024
 CASES = (("uruguaya", "4p", 2), ("canastone", "6p-3x2", 3))
@@ -53,7 +53,7 @@ def run() -> list[str]:
                     "sides": [{"name": f"Equipo {i + 1}"} for i in range(sides)],
                     "hands": [],
                 }
-                match, problems = operations.create_match(document)
+                match, problems = services.matches.create_match(document)
                 assert match is not None, problems
                 ids.append(match.id)
         client = app.test_client()

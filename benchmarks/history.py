@@ -28,7 +28,7 @@ from flask import Flask
 from anotador import backup
 from anotador import create_app
 from anotador import demo
-from anotador import history
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Player
 from anotador.models import Seat
@@ -91,12 +91,16 @@ def seed(app: Flask, count: int) -> float:
 
 def page_figures(app: Flask, count: int) -> dict[str, Any]:
     with app.app_context():
-        offset = min(PAGE - 1, (count - 1) // history.PAGE_SIZE) * history.PAGE_SIZE
-        cursor = history.cursor_at(history.Filters(), offset)
-    deep = f"/historial?despues={history.encode_cursor(cursor)}" if cursor else "/historial"
+        offset = (
+            min(PAGE - 1, (count - 1) // services.queries.PAGE_SIZE) * services.queries.PAGE_SIZE
+        )
+        cursor = services.queries.cursor_at(services.queries.Filters(), offset)
+    deep = (
+        f"/historial?despues={services.queries.encode_cursor(cursor)}" if cursor else "/historial"
+    )
     player_id, matches = typical_player(app)
     return {
-        "deep_page": offset // history.PAGE_SIZE + 1,
+        "deep_page": offset // services.queries.PAGE_SIZE + 1,
         "first_ms": best_ms(get(app, "/historial")),
         "deep_ms": best_ms(get(app, deep)),
         "filtered_ms": best_ms(get(app, "/historial?estado=finished&variante=uruguaya")),

@@ -158,14 +158,14 @@ def download_lines() -> list[str]:
     import flask_migrate
 
     from anotador import create_app
-    from anotador import operations
+    from anotador import services
 
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         app = create_app({"SQLALCHEMY_DATABASE_URI": url}, instance_path=folder)
         with app.app_context():
             flask_migrate.upgrade()
-            match, problems = operations.create_match(finished_document())
+            match, problems = services.matches.create_match(finished_document())
             assert match is not None, problems
             assert match.status == "finished"
             path = f"/partidas/{match.id}/planilla.pdf"

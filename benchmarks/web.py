@@ -20,8 +20,9 @@ from typing import Any
 import flask_migrate
 import sqlalchemy as sa
 
+from anotador import caching
 from anotador import create_app
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 
 ROUNDS = 300
@@ -52,15 +53,14 @@ def create(hands: int) -> int:
         "sides": sides,
         "hands": [hand(number) for number in range(hands)],
     }
-    match, problems = operations.create_match(document, first_dealer=0)
+    match, problems = services.matches.create_match(document, first_dealer=0)
     assert match is not None, problems
     return match.id
 
 
 def clear_caches(app: Any) -> None:
     """Forget every match's score and rendered page (as after a restart)."""
-    operations.SCORES.clear()
-    app.extensions.pop("anotador.fragments", None)
+    caching.caches(app).clear()
 
 
 def timed(client: Any, path: str, status: int = 200, cold: bool = False) -> float:
@@ -98,8 +98,8 @@ def after_save(app: Any, client: Any, match_id: int, rounds: int = 60) -> float:
     elapsed = []
     for round_ in range(rounds):
         with app.app_context():
-            match = operations.load_match(match_id)
-            outcome = operations.edit_hand(match, 40, hand(round_), match.version)
+            match = services.queries.load_match(match_id)
+            outcome = services.hands.edit_hand(match, 40, hand(round_), match.version)
             assert outcome.ok, outcome
         elapsed.append(timed(client, f"/partidas/{match_id}", 200, False))
     return statistics.median(elapsed)

@@ -23,8 +23,8 @@ from werkzeug.test import encode_multipart
 from anotador import backup
 from anotador import bulk
 from anotador import demo
-from anotador import operations
 from anotador import rules
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -92,14 +92,16 @@ def export_all() -> list[dict[str, Any]]:
 
 def assert_summaries_are_the_engines() -> None:
     """Every stored match's summary columns and content hash are what the engine gives."""
-    for match in backup.iter_matches():
-        scored = operations.score(match)  # raises if the engine refuses a stored match
+    for match in services.queries.iter_matches():
+        scored = services.matches.score(match)  # raises if the engine refuses a stored match
         assert match.totals == list(scored.score.totals)
         assert match.winner == scored.score.winner
         assert match.hand_count == len(match.hands)
         unfinished = "abandoned" if match.abandoned else "ongoing"
         assert match.status == ("finished" if scored.score.finished else unfinished)
-        assert match.content_hash == operations.content_hash(operations.match_document(match))
+        assert match.content_hash == services.documents.content_hash(
+            services.documents.match_document(match)
+        )
         assert match.created_at is not None
         assert match.version == 0
 
@@ -120,7 +122,7 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
     with app.app_context():
         clear_database()
         for document in documents:
-            match, problems = operations.create_match(document)
+            match, problems = services.matches.create_match(document)
             assert match is not None, problems
         before = export_all()
         dump = "".join(backup.export_lines())
@@ -139,17 +141,17 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
 
 def test_export_of_each_match_equals_its_match_file(app: Flask):
     with app.app_context():
-        match, _ = operations.create_match(json.loads(E01.read_text()))
+        match, _ = services.matches.create_match(json.loads(E01.read_text()))
         assert match is not None
         (line,) = export_all()
-        assert line == operations.export_document(operations.load_match(match.id))
+        assert line == services.matches.export_document(services.queries.load_match(match.id))
 
 
 def test_same_match_twice_in_a_backup_is_restored_twice(app: Flask):
     document = json.loads(E01.read_text())
     with app.app_context():
-        operations.create_match(document)
-        operations.create_match(document)
+        services.matches.create_match(document)
+        services.matches.create_match(document)
         dump = "".join(backup.export_lines())
         clear_database()
         assert import_text(dump).created == 2
@@ -171,13 +173,15 @@ def test_hash_follows_the_hands(app: Flask):
     document = json.loads(E01.read_text())
     document["hands"] = []
     with app.app_context():
-        match, _ = operations.create_match(document)
+        match, _ = services.matches.create_match(document)
         assert match is not None
         empty = match.content_hash
         hand = json.loads(E01.read_text())["hands"][0]
-        assert operations.record_hand(match, hand, match.version, None).ok
+        assert services.hands.record_hand(match, hand, match.version, None).ok
         assert match.content_hash not in (None, empty)
-        assert match.content_hash == operations.content_hash(operations.match_document(match))
+        assert match.content_hash == services.documents.content_hash(
+            services.documents.match_document(match)
+        )
 
 
 def test_import_reports_bad_lines_and_keeps_the_good_ones(app: Flask):
@@ -205,7 +209,7 @@ def test_plain_json_lines_without_header_and_a_json_list_are_accepted(app: Flask
 def test_import_backfills_hashes_of_older_matches(app: Flask):
     document = json.loads(E01.read_text())
     with app.app_context():
-        match, _ = operations.create_match(document)
+        match, _ = services.matches.create_match(document)
         assert match is not None
         db.session.execute(sa.update(Match).values(content_hash=None))
         db.session.commit()
@@ -230,7 +234,7 @@ def test_export_and_import_one_match_from_the_command_line(
     assert runner.invoke(args=["export", str(match_id), "-o", str(out)]).exit_code == 0
     exported = json.loads(out.read_text())
     with app.app_context():
-        assert exported == operations.export_document(operations.load_match(match_id))
+        assert exported == services.matches.export_document(services.queries.load_match(match_id))
     # Equal to the imported file once defaults are filled in (an undated match is dated today).
     original = {**json.loads(E01.read_text()), "played_on": datetime.date.today().isoformat()}
     assert rules.read_match(exported)[0] == rules.read_match(original)[0]
@@ -318,8 +322,8 @@ def test_history_page_offers_the_restore_form(client: FlaskClient):
 def test_restore_a_backup_reports_and_skips_what_is_here(app: Flask, client: FlaskClient):
     document = json.loads(E01.read_text())
     with app.app_context():
-        operations.create_match(document)
-        operations.create_match({**document, "title": "otra"})
+        services.matches.create_match(document)
+        services.matches.create_match({**document, "title": "otra"})
         dump = "".join(backup.export_lines()).encode()
         clear_database()
     response = upload(client, dump)
@@ -419,7 +423,7 @@ def test_restore_needs_the_csrf_token(app_factory: Any):
 
 def test_bulk_players_reuse_the_registry_and_the_first_spelling_wins(app: Flask):
     with app.app_context():
-        ana = operations.find_or_create_player("Ana")
+        ana = services.players.find_or_create_player("Ana")
         db.session.commit()
         ids = bulk.player_ids(["ana", "José  Pérez", "jose perez", "ANA"])
         db.session.commit()

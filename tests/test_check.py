@@ -20,7 +20,7 @@ from sql_counting import count_statements
 
 from anotador import demo
 from anotador import integrity
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -44,7 +44,7 @@ def new_match(app: Flask, hands: int = 2, **extra: Any) -> int:
         **extra,
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
@@ -122,9 +122,9 @@ def test_app_made_matches_are_fine(app: Flask, runner: FlaskCliRunner) -> None:
     finished = new_match(app, hands=0, start_scores=[4990, 0])
     abandoned = new_match(app, hands=1, abandoned=True)
     with app.app_context():
-        match = operations.load_match(finished)
+        match = services.queries.load_match(finished)
         win = {"end": "closed", "closer": 0, "sides": [{"clean": 1, "table_points": 200}, {}]}
-        assert operations.record_hand(match, win, match.version, None).ok
+        assert services.hands.record_hand(match, win, match.version, None).ok
         assert db.session.get(Match, finished).status == "finished"
         assert db.session.get(Match, abandoned).status == "abandoned"
     result = runner.invoke(args=["check"])
@@ -299,7 +299,7 @@ def test_no_page_of_a_broken_match_fails(app: Flask, client: FlaskClient, breaka
     assert preview.get_json()["ok"] is False
     assert preview.get_json()["problems"][0]["severity"] == "error"
     with app.app_context():
-        assert len(operations.load_match(match_id).hands) == 2  # nothing was written
+        assert len(services.queries.load_match(match_id).hands) == 2  # nothing was written
 
 
 def test_the_export_of_a_broken_match_is_the_stored_file(app: Flask, client: FlaskClient) -> None:
@@ -311,11 +311,11 @@ def test_the_export_of_a_broken_match_is_the_stored_file(app: Flask, client: Fla
     document = response.get_json()
     assert document["hands"][0]["sides"][0]["red_threes"] == 9  # as stored, not normalised
     with app.app_context():
-        assert document == operations.match_document(operations.load_match(match_id))
+        assert document == services.documents.match_document(services.queries.load_match(match_id))
     # Corrected, it imports as a new match.
     document["hands"][0]["sides"][0]["red_threes"] = 1
     with app.app_context():
-        imported, problems = operations.create_match(document)
+        imported, problems = services.matches.create_match(document)
         assert imported is not None, problems
 
 
@@ -323,7 +323,7 @@ def test_a_fine_match_still_exports_every_default(app: Flask, client: FlaskClien
     match_id = new_match(app)
     document = client.get(f"/partidas/{match_id}/exportar").get_json()
     with app.app_context():
-        assert document == operations.export_document(operations.load_match(match_id))
+        assert document == services.matches.export_document(services.queries.load_match(match_id))
 
 
 def test_fix_makes_a_cached_page_show_a_match_broken_behind_its_back(

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from anotador import operations
+from anotador import services
 from anotador.models import Match
 
 E1 = {
@@ -35,14 +35,14 @@ def new_match(app: Flask, variant: str = "uruguaya", **extra: Any) -> int:
         **extra,
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
 
 def stored(app: Flask, match_id: int) -> Match:
     with app.app_context():
-        match = operations.load_match(match_id)
+        match = services.queries.load_match(match_id)
         assert match is not None
         match.hands  # noqa: B018 - load before the session closes
         return match
@@ -82,7 +82,7 @@ def test_record_e1_hand_through_the_form(app: Flask, client: FlaskClient):
     assert match.totals == [3460, 3455]
     assert len(match.hands) == 1
     with app.app_context():
-        score = operations.score(operations.load_match(match_id)).score
+        score = services.matches.score(services.queries.load_match(match_id)).score
     assert [side.score for side in score.hands[0].sides] == [2260, 755]
     assert score.opening_minimum == (120, 120)
 
@@ -175,7 +175,7 @@ def test_each_variant_renders_its_fields_and_saves(
 
     assert response.status_code == 302, field_errors(response.get_data(as_text=True))
     with app.app_context():
-        score = operations.score(operations.load_match(match_id)).score
+        score = services.matches.score(services.queries.load_match(match_id)).score
     assert [side.score for side in score.hands[0].sides] == scores
 
 
@@ -305,7 +305,7 @@ def test_edit_middle_hand_changes_later_totals_and_minimums(app: Flask, client: 
 
     assert response.status_code == 302
     with app.app_context():
-        score = operations.score(operations.load_match(match_id)).score
+        score = services.matches.score(services.queries.load_match(match_id)).score
     assert score.totals == (1500, 150)
     assert [side.total for side in score.hands[2].sides] == [1500, 150]
     assert score.opening_minimum == (90, 50)
@@ -509,7 +509,7 @@ def test_missing_match_or_hand_is_404(app: Flask, client: FlaskClient, url: str)
 def test_hand_page_first_load_is_light(app: Flask, client: FlaskClient):
     """HTML + CSS + JS of the biggest hand form stays under 100 KB (no web fonts)."""
     with app.app_context():
-        match, problems = operations.create_match(
+        match, problems = services.matches.create_match(
             {
                 "format": "anotador-match/1",
                 "variant": "canastone",

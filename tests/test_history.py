@@ -11,8 +11,7 @@ from flask.testing import FlaskClient
 from sql_counting import count_statements
 
 from anotador import demo
-from anotador import history
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
 
@@ -30,7 +29,7 @@ def store(app: Flask, **changes: Any) -> int:
         **changes,
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
@@ -66,8 +65,8 @@ def test_pages_walk_every_match_newest_first(app: Flask, client: FlaskClient, se
 
 def test_keyset_cursor_jumps_to_any_page(app: Flask, seeded: list[int]):
     with app.app_context():
-        cursor = history.cursor_at(history.Filters(), 50)
-        page = history.history_page(history.Filters(), cursor)
+        cursor = services.queries.cursor_at(services.queries.Filters(), 50)
+        page = services.queries.history_page(services.queries.Filters(), cursor)
     assert [m.id for m in page.matches] == newest_first(app)[50:]
     assert page.next_cursor is None
 
@@ -152,7 +151,9 @@ def test_downloads_stream_backup_and_csv(app: Flask, client: FlaskClient):
     lines = backup.text.splitlines()
     assert json.loads(lines[0])["format"] == "anotador-backup/1"
     with app.app_context():
-        assert json.loads(lines[1]) == operations.export_document(operations.load_match(match_id))
+        assert json.loads(lines[1]) == services.matches.export_document(
+            services.queries.load_match(match_id)
+        )
     table = client.get("/historial/historial.csv")
     assert table.mimetype == "text/csv"
     assert "Los de José" in table.text

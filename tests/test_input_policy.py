@@ -18,7 +18,7 @@ from test_matches import new_match_fields
 from test_robustness import snapshot
 
 from anotador import inputs
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Player
 
@@ -41,7 +41,7 @@ def store(app: Flask, sides: list[list[str]], hands: int = 1, **changes: Any) ->
         **changes,
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
@@ -323,7 +323,7 @@ def test_an_expired_hand_form_keeps_what_was_typed(app_factory: Any):
     saved = client.post(f"/partidas/{match_id}/manos/nueva", data={**typed, **fresh})
     assert saved.status_code == 302, re.findall(r'class="msg error"[^>]*>([^<]*)', saved.text)
     with app.app_context():
-        assert operations.load_match(match_id).hand_count == 1
+        assert services.queries.load_match(match_id).hand_count == 1
 
 
 def test_form_tokens_last_as_long_as_the_session(app: Flask):
@@ -338,7 +338,7 @@ def test_a_hand_without_a_valid_request_key_is_not_saved(app: Flask, client: Fla
     match_id = store(app, [["Ana", "Beto"], ["Carla", "Dani"]], hands=0)
     before = snapshot(app)
     with app.app_context():
-        version = str(operations.load_match(match_id).version)
+        version = str(services.queries.load_match(match_id).version)
     data = {"closer": "none", "s0_table_points": "100", "version": version, "request_key": key}
 
     response = client.post(f"/partidas/{match_id}/manos/nueva", data=data)
@@ -354,7 +354,7 @@ def test_a_hand_without_a_valid_request_key_is_not_saved(app: Flask, client: Fla
     assert client.post(f"/partidas/{match_id}/manos/nueva", data=saved).status_code == 302
     assert client.post(f"/partidas/{match_id}/manos/nueva", data=saved).status_code == 302
     with app.app_context():
-        assert operations.load_match(match_id).hand_count == 1
+        assert services.queries.load_match(match_id).hand_count == 1
 
 
 def test_two_players_of_one_match_cannot_be_merged(app: Flask, client: FlaskClient):
@@ -370,4 +370,6 @@ def test_two_players_of_one_match_cannot_be_merged(app: Flask, client: FlaskClie
     with app.app_context():
         assert db.session.get(Player, carla) is not None
         with pytest.raises(ValueError, match="same match"):
-            operations.merge_players(db.session.get(Player, ana), db.session.get(Player, carla))
+            services.players.merge_players(
+                db.session.get(Player, ana), db.session.get(Player, carla)
+            )

@@ -9,8 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 
-from anotador import history
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Player
@@ -31,14 +30,14 @@ def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
         **changes,
     }  # fmt: skip
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
 
 def player_id(app: Flask, name: str) -> int:
     with app.app_context():
-        player = history.find_player(name)
+        player = services.queries.find_player(name)
         assert player is not None
         return player.id
 
@@ -134,8 +133,10 @@ def test_rename(app: Flask, client: FlaskClient):
     with app.app_context():
         player = db.session.get(Player, ana)
         assert (player.name, player.name_key) == ("Ana María", "ana maria")
-        match = operations.load_match(1)
-        assert match.content_hash == operations.content_hash(operations.match_document(match))
+        match = services.queries.load_match(1)
+        assert match.content_hash == services.documents.content_hash(
+            services.documents.match_document(match)
+        )
     taken = client.post(f"/jugadores/{ana}/nombre", data={"name": "BETO"})
     assert taken.status_code == 400
     assert "Otro jugador ya tiene ese nombre" in taken.text
@@ -157,7 +158,7 @@ def test_merge_keeps_every_match(app: Flask, client: FlaskClient):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 2
         seats = db.session.scalars(sa.select(Seat.player_id).where(Seat.player_id == jose))
         assert len(list(seats)) == 2
-        exported = operations.export_document(operations.load_match(2))
+        exported = services.matches.export_document(services.queries.load_match(2))
         assert exported["sides"][0]["players"] == ["José Pérez", "Ana"]
     page = client.get(f"/jugadores/{jose}")
     assert re.search(r"Partidas</dt><dd>2</dd>", page.text)

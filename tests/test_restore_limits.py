@@ -23,8 +23,8 @@ from werkzeug.test import encode_multipart
 
 from anotador import backup
 from anotador import bulk
-from anotador import operations
 from anotador import rules
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -400,7 +400,7 @@ def test_history_csv_neutralises_formulas_and_keeps_numbers(app: Flask, client: 
         "hands": [],
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
     response = client.get("/historial/historial.csv")
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))

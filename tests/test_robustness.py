@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.exceptions import NotFound
 
-from anotador import operations
+from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.rules import VARIANTS
@@ -70,7 +70,7 @@ def new_match(app: Flask, variant: str = "uruguaya", hands: int = 2) -> int:
         "hands": [hand] * hands,
     }
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
@@ -85,7 +85,7 @@ def snapshot(app: Flask) -> dict[str, Any]:
         }
         matches = {
             match.id: (
-                json.dumps(operations.match_document(match), sort_keys=True),
+                json.dumps(services.documents.match_document(match), sort_keys=True),
                 match.version,
                 [hand.request_key for hand in match.hands],
             )
@@ -209,4 +209,4 @@ def test_with_csrf_token_the_real_form_saves(app_factory):
 
     assert response.status_code == 302
     with app.app_context():
-        assert operations.load_match(match_id).hand_count == 3
+        assert services.queries.load_match(match_id).hand_count == 3

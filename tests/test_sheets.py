@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from anotador import operations
 from anotador import rules
+from anotador import services
 from anotador import sheets
 from anotador.cli import main
 
@@ -112,7 +112,7 @@ def page_size(pdf: bytes) -> tuple[float, float]:
 
 def create(app: Flask, document: dict[str, Any]) -> int:
     with app.app_context():
-        match, problems = operations.create_match(document)
+        match, problems = services.matches.create_match(document)
         assert match is not None, problems
         return match.id
 
@@ -401,13 +401,13 @@ def test_an_edited_hand_changes_the_sheet(app: Flask, client: FlaskClient) -> No
     match_id = create(app, document)
     first = client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en")
     with app.app_context():
-        match = operations.load_match(match_id)
+        match = services.queries.load_match(match_id)
         assert match is not None
         changed = {
             **document["hands"][2],
             "sides": [side(1, 0, 420, 45, 0), side(2, 2, 1150, 0, 1)],
         }
-        assert operations.edit_hand(match, 3, changed, match.version).ok
+        assert services.hands.edit_hand(match, 3, changed, match.version).ok
     second = client.get(
         f"/partidas/{match_id}/planilla.pdf?idioma=en",
         headers={"If-None-Match": first.headers["ETag"]},

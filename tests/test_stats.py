@@ -6,8 +6,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from anotador import history
-from anotador import operations
+from anotador import services
 from anotador import stats
 from anotador.models import name_key
 
@@ -65,14 +64,18 @@ def ids(app: Flask) -> dict[str, int]:
     """The history above, stored; the players' ids by first name."""
     with app.app_context():
         for match_file in HISTORY:
-            match, problems = operations.create_match(match_file)
+            match, problems = services.matches.create_match(match_file)
             assert match is not None, problems
-        return {name: history.find_player(name).id for name in ("Ana", "Beto", "Carla", "Dani")}
+        return {
+            name: services.queries.find_player(name).id for name in ("Ana", "Beto", "Carla", "Dani")
+        }
 
 
 def load(app: Flask, *players: int, **filters: Any) -> list[stats.MatchSummary]:
     with app.app_context():
-        return history.summaries(players, history.Filters(**filters), all_players=True)
+        return services.queries.summaries(
+            players, services.queries.Filters(**filters), all_players=True
+        )
 
 
 def test_engine_agrees_with_the_hand_worked_scores(app: Flask, ids: dict[str, int]):

@@ -11,7 +11,6 @@ from typing import Any
 
 from flask import Blueprint
 from flask import abort
-from flask import current_app
 from flask import flash
 from flask import redirect
 from flask import render_template
@@ -21,8 +20,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from anotador import inputs
-from anotador import operations
 from anotador import rules
+from anotador import services
 from anotador.extensions import csrf
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import csrf_refused
@@ -40,7 +39,7 @@ Page = tuple[str, int] | Response
 
 
 def get_match(match_id: int) -> Match:
-    match = operations.load_match(match_id)
+    match = services.queries.load_match(match_id)
     if match is None:
         abort(404)
     return match
@@ -53,13 +52,11 @@ def get_number(match: Match, number: int) -> int:
 
 
 def match_page(match_id: int) -> str:
-    """The planilla (the ``matches`` blueprint's page) this flow returns to."""
-    if "matches.show" in current_app.view_functions:
-        return url_for("matches.show", match_id=match_id)
-    return f"{request.script_root}/partidas/{match_id}"
+    """The planilla this flow returns to."""
+    return url_for("matches.show", match_id=match_id)
 
 
-def build_form(scored: operations.Scored, **kwargs: Any) -> HandForm:
+def build_form(scored: services.matches.Scored, **kwargs: Any) -> HandForm:
     names = [side.name for side in scored.match.sides]
     return hand_form(scored.game.rules, names, **kwargs)
 
@@ -68,7 +65,7 @@ def build_form(scored: operations.Scored, **kwargs: Any) -> HandForm:
 @csrf.exempt  # the form checks its token itself and, when it fails, keeps the typed hand
 def new(match_id: int) -> Page:
     """Record the next hand."""
-    scored = operations.score(get_match(match_id))
+    scored = services.matches.score(get_match(match_id))
     form = build_form(scored)
     if request.method == "POST":
         return submit(form, scored, None)
@@ -86,7 +83,7 @@ def edit(match_id: int, number: int) -> Page:
     """Correct hand ``number``; every later figure follows."""
     match = get_match(match_id)
     get_number(match, number)
-    scored = operations.score(match)
+    scored = services.matches.score(match)
     if request.method == "POST":
         return submit(build_form(scored), scored, number)
     data = stored_data(scored.game.rules, match.hands[number - 1].inputs)
@@ -94,7 +91,7 @@ def edit(match_id: int, number: int) -> Page:
     return render(form, scored, number)
 
 
-def submit(form: HandForm, scored: operations.Scored, number: int | None) -> Page:
+def submit(form: HandForm, scored: services.matches.Scored, number: int | None) -> Page:
     """Handle the hand form's buttons: save, preview, the calculator and penalty presets."""
     if csrf_refused(form):
         form.request_key.data = form.request_key.data or uuid.uuid4().hex
@@ -114,9 +111,9 @@ def submit(form: HandForm, scored: operations.Scored, number: int | None) -> Pag
             form.request_key.data = uuid.uuid4().hex
             form.hand_errors.append(refused.message)
             return render(form, scored, number, status=422)
-        outcome = operations.record_hand(match, hand, version, key)
+        outcome = services.hands.record_hand(match, hand, version, key)
     else:
-        outcome = operations.edit_hand(match, number, hand, version)
+        outcome = services.hands.edit_hand(match, number, hand, version)
     if outcome.duplicate:
         flash(_("This hand was already saved."), "success")
         return redirect(match_page(match.id))
@@ -144,11 +141,11 @@ def stale(form: HandForm, match_id: int, number: int | None) -> Page:
             "and tap Save again to record this hand."
         )
     )
-    return render(form, operations.score(match), number, status=409)
+    return render(form, services.matches.score(match), number, status=409)
 
 
 def other_action(
-    form: HandForm, scored: operations.Scored, number: int | None, action: str
+    form: HandForm, scored: services.matches.Scored, number: int | None, action: str
 ) -> Page:
     """The no-JavaScript buttons: card calculator, penalty presets and preview."""
     kind, _sep, argument = action.partition(":")
@@ -171,10 +168,10 @@ def other_action(
 
 
 def preview_rows(
-    form: HandForm, scored: operations.Scored, number: int | None
+    form: HandForm, scored: services.matches.Scored, number: int | None
 ) -> list[dict[str, Any]] | None:
     """Each side's score, new total and next opening minimum, or None (problems on form)."""
-    score, problems = operations.preview_hand(scored.match, form.to_hand(), number)
+    score, problems = services.hands.preview_hand(scored.match, form.to_hand(), number)
     form.show_problems(problems)
     if score is None:
         return None
@@ -207,7 +204,7 @@ def preview(match_id: int) -> dict[str, Any]:
         abort(404)
     if number is not None:
         get_number(match, number)
-    scored = operations.score(match)
+    scored = services.matches.score(match)
     form = build_form(scored)
     rows = preview_rows(form, scored, number) if form.validate() else None
     problems = [
@@ -230,7 +227,7 @@ def delete(match_id: int, number: int) -> Page:
     """Delete hand ``number`` after a confirmation (``confirm=1``)."""
     match = get_match(match_id)
     get_number(match, number)
-    return remove(match, number, lambda version: operations.delete_hand(match, number, version))
+    return remove(match, number, lambda version: services.hands.delete_hand(match, number, version))
 
 
 @bp.post("/deshacer")
@@ -240,7 +237,7 @@ def undo(match_id: int) -> Page:
     if not match.hands:
         flash(_("There is no hand to undo."), "error")
         return redirect(match_page(match_id))
-    return remove(match, None, lambda version: operations.undo_last_hand(match, version))
+    return remove(match, None, lambda version: services.hands.undo_last_hand(match, version))
 
 
 def remove(match: Match, number: int | None, operation: Any) -> Page:
@@ -277,7 +274,7 @@ def problem_text(problem: rules.Problem) -> str:
 def confirm_page(
     match: Match, number: int | None, version: int, errors: list[str] | None = None, status=200
 ) -> tuple[str, int]:
-    scored = operations.score(match)
+    scored = services.matches.score(match)
     shown = number or len(match.hands)
     page = render_template(
         "hands/confirm.html",
@@ -294,7 +291,7 @@ def confirm_page(
 
 def render(
     form: HandForm,
-    scored: operations.Scored,
+    scored: services.matches.Scored,
     number: int | None,
     preview: list[dict[str, Any]] | None = None,
     status: int = 200,

@@ -13,8 +13,6 @@ from flask import current_app
 from flask import render_template
 from flask import request
 from flask import stream_with_context
-from flask import url_for
-from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -22,10 +20,9 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from anotador import backup
-from anotador import history
-from anotador import i18n
 from anotador import inputs
 from anotador import labels
+from anotador import services
 from anotador.extensions import csrf
 from anotador.hand_forms import FIELD_LABELS
 from anotador.i18n import problem_message
@@ -44,36 +41,7 @@ STATUS_LABELS = {
 }
 
 
-@bp.app_template_global()
-def variant_label(name: str) -> str:
-    return labels.label(labels.VARIANTS, name)
-
-
-@bp.app_template_filter("num")
-def number(value: float | None, digits: int = 0) -> str:
-    """A figure in the page's language, as every page writes them ("12.000", "−85", "1,5");
-    "–" when there is none."""
-    if value is None:
-        return "–"
-    if digits:
-        return format_decimal(value, format="0." + "0" * digits).replace("-", "\u2212")
-    return i18n.points(round(value))
-
-
-@bp.app_template_filter("pct")
-def percent(value: float | None) -> str:
-    return "–" if value is None else f"{round(100 * value)}\u00a0%"
-
-
-@bp.app_template_global()
-def match_url(match_id: int) -> str:
-    """The match page (``matches.show`` when registered; its path otherwise)."""
-    if "matches.show" in current_app.view_functions:
-        return url_for("matches.show", match_id=match_id)
-    return f"/partidas/{match_id}"
-
-
-def read_filters(args: MultiDict[str, str]) -> tuple[history.Filters, list[str]]:
+def read_filters(args: MultiDict[str, str]) -> tuple[services.queries.Filters, list[str]]:
     """The filters in the query string, and a message for each one that makes no sense."""
     errors: list[str] = []
 
@@ -96,7 +64,7 @@ def read_filters(args: MultiDict[str, str]) -> tuple[history.Filters, list[str]]
         errors.append(_("The start date is after the end date."))
     player = read(inputs.name, args.get("jugador"), empty="")
     search = read(inputs.name, args.get("q"), empty="")
-    filters = history.Filters(
+    filters = services.queries.Filters(
         player=player,
         variant=variant,
         status=status,
@@ -107,7 +75,7 @@ def read_filters(args: MultiDict[str, str]) -> tuple[history.Filters, list[str]]
     return filters, errors
 
 
-def filter_args(filters: history.Filters) -> dict[str, str]:
+def filter_args(filters: services.queries.Filters) -> dict[str, str]:
     """The query string of ``filters`` (for the next-page link)."""
     values = {
         "jugador": filters.player,
@@ -129,7 +97,9 @@ def index() -> tuple[str, int]:
     except inputs.BadInput as refused:
         after = None
         errors.append(refused.message)
-    page = history.Page([], None) if errors else history.history_page(filters, after)
+    page = (
+        services.queries.Page([], None) if errors else services.queries.history_page(filters, after)
+    )
     return render_template(
         "history/index.html",
         filters=filters,
@@ -137,7 +107,7 @@ def index() -> tuple[str, int]:
         page=page,
         first_page=after is None,
         args=filter_args(filters),
-        next_cursor=history.encode_cursor(page.next_cursor) if page.next_cursor else None,
+        next_cursor=services.queries.encode_cursor(page.next_cursor) if page.next_cursor else None,
         statuses=STATUS_LABELS,
         variant_labels=labels.VARIANTS,
     ), 400 if errors else 200

@@ -8,7 +8,6 @@ from flask import redirect
 from flask import request
 from flask import session
 from flask import url_for
-from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
 from anotador.extensions import LANGUAGES
@@ -40,8 +39,3 @@ def safe_next(target: str | None) -> str:
         if not parts.scheme and not parts.netloc:
             return path
     return url_for("matches.index")
-
-
-@bp.app_context_processor
-def languages() -> dict[str, object]:
-    return {"languages": LANGUAGES, "current_language": str(get_locale() or LANGUAGES[0])}

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint
 from flask import Response
 from flask import abort
-from flask import current_app
 from flask import flash
 from flask import redirect
 from flask import render_template
@@ -17,17 +16,15 @@ from flask import url_for
 from flask_babel import get_locale
 from flask_babel import gettext
 from markupsafe import Markup
-from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as BaseResponse
 
 from anotador import backup
 from anotador import charts
-from anotador import i18n
 from anotador import inputs
-from anotador import labels
-from anotador import operations
 from anotador import planilla
-from anotador.cache import LRU
+from anotador import services
+from anotador.caching import caches
+from anotador.caching import match_key
 from anotador.extensions import csrf
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import NewMatchForm
@@ -44,31 +41,6 @@ from anotador.rules.variant import LAYOUTS
 
 bp = Blueprint("matches", __name__)
 
-#: How many rendered match pages each app keeps (``app.extensions["anotador.fragments"]``).
-FRAGMENTS_KEPT = 64
-
-
-@bp.app_template_global()
-def optional_url(endpoint: str, **values: Any) -> str | None:
-    """``url_for`` for an endpoint another part of the app may not have registered yet."""
-    if endpoint not in current_app.view_functions:
-        return None
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return None
-
-
-@bp.app_template_filter("points")
-def points(value: int, signed: bool = False) -> str:
-    """A score in the page's language ("3.460", "3,460"), a real minus, "+" if asked."""
-    return i18n.points(value, signed)
-
-
-@bp.app_context_processor
-def label_tables() -> dict[str, Any]:
-    return {"labels": labels, "problem_message": problem_message}
-
 
 @bp.get("/")
 def index() -> str:
@@ -79,8 +51,8 @@ def index() -> str:
 def render_home(upload: UploadForm, problems: list[Problem] = (), status: int = 200) -> Any:
     page = render_template(
         "matches/index.html",
-        ongoing=operations.ongoing_matches(),
-        finished=operations.recent_finished_matches(),
+        ongoing=services.queries.ongoing_matches(),
+        finished=services.queries.recent_finished_matches(),
         upload=upload,
         problems=problems,
     )
@@ -97,7 +69,7 @@ def import_match() -> Any:
     document, problems = parse_json(raw)
     if problems:
         return render_home(upload, problems, status=400)
-    match, problems = operations.create_match(document)
+    match, problems = services.matches.create_match(document)
     if match is None:
         return render_home(upload, problems, status=422)
     flash(gettext("Match imported."), "success")
@@ -121,7 +93,7 @@ def new() -> Any:
     if number_errors:
         problems = validate_match(document)
         return render_new(form, problems, number_errors, status=422)
-    match, problems = operations.create_match(document, first_dealer=dealer)
+    match, problems = services.matches.create_match(document, first_dealer=dealer)
     if match is None:
         return render_new(form, problems, status=422)
     return redirect(url_for(".show", match_id=match.id), 303)
@@ -160,7 +132,7 @@ def render_new(
         general=general,
         variants=describe_variants(),
         layouts=LAYOUTS,
-        suggestions=operations.recent_player_names(),
+        suggestions=services.queries.recent_player_names(),
         defaults=planilla.form_defaults(),
         variant=form.variant_name(),
         layout=form.layout_name(),
@@ -171,32 +143,32 @@ def render_new(
 @bp.get("/partidas/<id:match_id>")
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
-    state = operations.match_state(match_id)
+    state = services.queries.match_state(match_id)
     if state is None:
         abort(404)
     # The content depends only on this state of the match, the language, the names and
     # where the app is mounted: rendered once, reused until any of them changes. The undo
     # form's CSRF token and the flashes are added to it per request.
     view = (str(get_locale()), request.script_root)
-    fragments = current_app.extensions.setdefault("anotador.fragments", LRU(FRAGMENTS_KEPT))
-    key = operations.cache_key(state)
-    content = fragments.get((*key, *view, state.names, state.first_dealer)) if key else None
+    pages = caches().pages
+    key = match_key(state, *view, state.names, state.first_dealer)
+    content = pages.get(key) if key is not None else None
     if content is None:
         match = get_match(match_id)
-        scored = operations.score(match)
+        scored = services.matches.score(match)
         sheet = planilla.build(scored)
         chart = sheet.hand_count and charts.match_progression_svg(scored.game, scored.score)
         content = Markup(render_template("matches/_planilla.html", sheet=sheet, chart=chart))
         # Keyed on the state it was rendered from (the match may have changed meanwhile).
-        state = operations.state_of(match)
-        key = operations.cache_key(state)
+        state = services.queries.state_of(match)
+        key = match_key(state, *view, state.names, state.first_dealer)
         if key is not None:
-            fragments.put((*key, *view, state.names, state.first_dealer), content)
+            pages.put(key, content)
     return render_template(
         "matches/show.html",
         title=" · ".join(name for name, _players in state.names),
         planilla=content,
-        undo_csrf=state.hand_count > 0 and "hands.undo" in current_app.view_functions,
+        undo_csrf=state.hand_count > 0,
     )
 
 
@@ -213,7 +185,7 @@ def abandon(match_id: int) -> BaseResponse:
         abort(400)
     if match.status == "finished":
         flash(gettext("A finished match cannot be abandoned."), "error")
-    elif not operations.set_abandoned(match, wanted == "1", version):
+    elif not services.matches.set_abandoned(match, wanted == "1", version):
         flash(
             gettext("Another phone changed this match in the meantime. Check and confirm again."),
             "error",
@@ -240,7 +212,7 @@ def export(match_id: int) -> BaseResponse:
 
 
 def get_match(match_id: int) -> Match:
-    match = operations.load_match(match_id)
+    match = services.queries.load_match(match_id)
     if match is None:
         abort(404)
     return match

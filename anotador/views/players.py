@@ -21,10 +21,9 @@ from wtforms import BooleanField
 from wtforms.validators import InputRequired
 
 from anotador import charts
-from anotador import history
 from anotador import inputs
 from anotador import labels
-from anotador import operations
+from anotador import services
 from anotador import stats
 from anotador.extensions import db
 from anotador.forms import TextField
@@ -60,7 +59,7 @@ def index() -> tuple[str, int]:
     except inputs.BadInput as refused:
         empty = {"players": [], "search": "", "next_key": None, "after": None}
         return render_template("players/index.html", error=refused.message, **empty), 400
-    players, next_key = history.player_registry(search, after)
+    players, next_key = services.queries.player_registry(search, after)
     page = render_template(
         "players/index.html", players=players, search=search, next_key=next_key, after=after
     )
@@ -74,7 +73,7 @@ def suggestions() -> Any:
         typed = inputs.text(request.args.get("q"), 3 * NAME_LENGTH)
     except inputs.BadInput as refused:
         return jsonify({"error": refused.message}), 400
-    return jsonify(history.suggestions(typed[:NAME_LENGTH]))
+    return jsonify(services.queries.suggestions(typed[:NAME_LENGTH]))
 
 
 def get_player(player_id: int) -> Player:
@@ -87,11 +86,13 @@ def get_player(player_id: int) -> Player:
 def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str, int]:
     """A statistics page of one player or a pair, with the page's filters."""
     filters, errors = read_filters(request.args)
-    filters = history.Filters(variant=filters.variant, since=filters.since, until=filters.until)
+    filters = services.queries.Filters(
+        variant=filters.variant, since=filters.since, until=filters.until
+    )
     ids = frozenset(p.id for p in team)
-    summaries = [] if errors else history.summaries(ids, filters, all_players=True)
+    summaries = [] if errors else services.queries.summaries(ids, filters, all_players=True)
     figures = stats.team_stats(summaries, ids)
-    names = history.players_by_id(p.player_id for p in figures.partners)
+    names = services.queries.players_by_id(p.player_id for p in figures.partners)
     page = render_template(
         template,
         team=team,
@@ -137,7 +138,7 @@ def read_team(raw: str | None) -> list[Player] | None:
         return None
     if not 1 <= len(ids) <= 2 or None in ids or len(set(ids)) != len(ids):
         return None
-    found = history.players_by_id(player_id for player_id in ids if player_id is not None)
+    found = services.queries.players_by_id(player_id for player_id in ids if player_id is not None)
     if len(found) != len(ids):
         return None
     return [found[player_id] for player_id in ids if player_id is not None]
@@ -154,14 +155,14 @@ def head_to_head() -> ResponseReturnValue:
     except inputs.BadInput:
         rival_name = ""
     if second is None and rival_name:
-        rival = history.find_player(rival_name)
+        rival = services.queries.find_player(rival_name)
         second = [rival] if rival is not None else None
     if first is None or second is None or {p.id for p in first} & {p.id for p in second}:
         message = _("Choose two different players (or pairs) who have played.")
         page = render_template("players/head_to_head.html", error=message)
         return page, 404
     a, b = frozenset(p.id for p in first), frozenset(p.id for p in second)
-    summaries = history.summaries(a | b, all_players=True)
+    summaries = services.queries.summaries(a | b, all_players=True)
     result = stats.head_to_head(summaries, a, b)
     return render_template(
         "players/head_to_head.html",
@@ -178,7 +179,7 @@ def rename(player_id: int) -> ResponseReturnValue:
     player = get_player(player_id)
     form = RenameForm()
     if form.validate_on_submit():
-        problem = operations.rename_player(player, form.name.data or "")
+        problem = services.players.rename_player(player, form.name.data or "")
         if problem is None:
             flash(_("Renamed to %(name)s.", name=player.name), "success")
             return redirect(url_for("players.show", player_id=player.id))
@@ -194,8 +195,8 @@ def merge(player_id: int) -> ResponseReturnValue:
     player = get_player(player_id)
     form = MergeForm()
     if form.validate_on_submit():
-        other = history.find_player(form.other.data or "")
-        shared = other is not None and operations.shared_matches(player, other)
+        other = services.queries.find_player(form.other.data or "")
+        shared = other is not None and services.players.shared_matches(player, other)
         if other is None:
             form.other.errors = [
                 _("Nobody called “%(name)s” has played yet.", name=form.other.data)
@@ -212,7 +213,7 @@ def merge(player_id: int) -> ResponseReturnValue:
             ]
         else:
             name = other.name
-            operations.merge_players(player, other)
+            services.players.merge_players(player, other)
             flash(_("%(other)s is now %(name)s.", other=name, name=player.name), "success")
             return redirect(url_for("players.show", player_id=player.id))
     page, _status = render_stats("players/show.html", [player], rename=RenameForm(), merge=form)

@@ -1,9 +1,10 @@
 """Printed score sheets as PDF downloads: a match's planilla and blank planillas.
 
-A sheet depends only on its match's content, the paper and the language, so the rendered
-PDF is kept in a small in-process cache under that key and served with the key as ETag:
-a repeated download of an unchanged match costs one query and a hash, and a browser that
-already has it gets a 304.
+A sheet depends only on one state of its match (``caching.match_key`` and the names shown),
+the paper, the language and the sheet's files, so the rendered PDF is kept in the app's
+``sheets`` cache under that key and served with the key as ETag: a repeated download of an
+unchanged match costs one light query and a hash, and a browser that already has it gets a
+304.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Mapping
 from flask import Blueprint
 from flask import Response
 from flask import abort
-from flask import current_app
 from flask import render_template
 from flask import request
 from flask_babel import get_locale
@@ -22,9 +22,11 @@ from flask_babel import gettext
 
 from anotador import inputs
 from anotador import labels
-from anotador import operations
 from anotador import rules
+from anotador import services
 from anotador import sheets
+from anotador.caching import caches
+from anotador.caching import match_key
 from anotador.errors import render_error
 from anotador.i18n import problem_message
 from anotador.rules.variant import MAX_TARGET
@@ -53,23 +55,35 @@ def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
     return PAPERS[paper], lang or str(get_locale() or sheets.LANGUAGES[0])
 
 
-def pdf_response(key: str, filename: str, render: Callable[[], bytes]) -> Response:
-    """The PDF under ``key``: 304 when the browser has it, from the cache, or rendered."""
-    etag = key[:40]
-    if etag in request.if_none_match:
+def pdf_response(
+    key: str | None, filename: str, render: Callable[[], tuple[bytes, str | None]]
+) -> Response:
+    """The PDF under ``key``: 304 when the browser has it, from the ``sheets`` cache, or
+    rendered (``render`` gives the PDF and the key of what it drew). No key, no cache and
+    no ETag (a match without a content hash)."""
+    if key is not None and key[:40] in request.if_none_match:
         response = Response(status=304)
     else:
-        cache = sheets.cache_for(current_app)
-        pdf = cache.get(key)
+        cache = caches().sheets
+        pdf = cache.get(key) if key is not None else None
         if pdf is None:
-            pdf = render()
-            cache.put(key, pdf)
+            pdf, key = render()
+            if key is not None:
+                cache.put(key, pdf)
         response = Response(pdf, mimetype="application/pdf")
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.set_etag(etag)
+    if key is not None:
+        response.set_etag(key[:40])
     # Revalidate every time: an edited hand changes the sheet, and the ETag with it.
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
+    """The key (and ETag) of a match's sheet: the match's cache key with the names shown,
+    the paper, the language and the sheet's own files (``sheets.sheet_key``)."""
+    key = match_key(state, state.names)
+    return None if key is None else sheets.sheet_key(key, "match", paper, lang)
 
 
 @bp.get("/partidas/<id:match_id>/planilla.pdf")
@@ -79,18 +93,22 @@ def match_sheet(match_id: int) -> Response | tuple[str, int]:
         paper, lang = paper_and_lang(request.args)
     except BadParameter as error:
         return render_error(400, str(error))
-    match = operations.load_match(match_id)
-    if match is None:
+    state = services.queries.match_state(match_id)
+    if state is None:
         abort(404)
-    key = sheets.sheet_key(operations.match_document(match), "match", paper, lang)
 
-    def render() -> bytes:
+    def render() -> tuple[bytes, str | None]:
+        match = services.queries.load_match(match_id)
+        if match is None:  # deleted since
+            abort(404)
         # A match the engine refuses raises StoredMatchInvalid: errors.py answers with the
         # page that says what is wrong (409).
-        scored = operations.score(match)
-        return sheets.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
+        scored = services.matches.score(match)
+        pdf = sheets.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
+        # Keyed on what was drawn (the match may have changed since its state was read).
+        return pdf, match_sheet_key(services.queries.state_of(match), paper, lang)
 
-    return pdf_response(key, f"planilla-{match_id}.pdf", render)
+    return pdf_response(match_sheet_key(state, paper, lang), f"planilla-{match_id}.pdf", render)
 
 
 @bp.get("/planillas/en-blanco")
@@ -110,7 +128,9 @@ def blank_sheet() -> Response | tuple[str, int] | str:
     key = sheets.sheet_key({"blank": [variant, layout, target]}, "blank", paper, lang)
     filename = f"planilla-{variant}-{layout}.pdf"
     return pdf_response(
-        key, filename, lambda: sheets.render_blank_sheet(variant, layout, target, lang, paper=paper)
+        key,
+        filename,
+        lambda: (sheets.render_blank_sheet(variant, layout, target, lang, paper=paper), key),
     )
 
 

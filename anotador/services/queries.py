@@ -1,22 +1,25 @@
-"""Queries behind the history list and the statistics pages.
+"""Every read of matches and players: the match page, the home lists, the history, the
+registry and suggestions, the statistics, and (from :mod:`anotador.services.batches`) every
+stored match a batch at a time.
 
 Every function issues a fixed, small number of SQL statements whatever the number of matches
-or hands: the history page is one keyset query (it stays as fast on page 500 as on page 1)
-plus the sides and seats of its rows; the statistics load the selected matches, their seats
-and their hands with one statement each (subqueries, never one query per row).
+or hands: the match page's state is one light query; the history page is one keyset query
+(it stays as fast on page 500 as on page 1) plus the sides and seats of its rows; the
+statistics load the selected matches, their seats and their hands with one statement each
+(subqueries, never one query per row). A filter every read must apply (private matches and
+their owner) is added here and in ``batches``, nowhere else.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
-from anotador import operations
 from anotador import rules
 from anotador import stats
 from anotador.extensions import db
@@ -27,12 +30,134 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.models import name_key
+from anotador.services.batches import BATCH as BATCH
+from anotador.services.batches import Stored as Stored
+from anotador.services.batches import iter_matches as iter_matches
+from anotador.services.batches import last_match_id as last_match_id
+from anotador.services.batches import reload_matches as reload_matches
+from anotador.services.batches import stored_batches as stored_batches
+from anotador.services.batches import stored_copies as stored_copies
+from anotador.services.batches import versions_between as versions_between
+from anotador.services.documents import document_of
 
 PAGE_SIZE = 25
 PLAYERS_PAGE_SIZE = 50
 
 
-@dataclass(frozen=True)
+# One match
+
+
+def load_match(match_id: int) -> Match | None:
+    """A match with its sides, seats and players in one query. Its hands are not loaded
+    here: ``match.hands`` loads them all in one more query when first used (``score`` only
+    needs them when the match is not in the ``scores`` cache)."""
+    statement = (
+        sa.select(Match)
+        .where(Match.id == match_id)
+        .options(sa.orm.joinedload(Match.sides).joinedload(Side.seats))
+    )
+    return db.session.scalars(statement).unique().first()
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchState:
+    """Just enough of a stored match to find what was derived from it in a cache."""
+
+    id: int
+    version: int
+    content_hash: str | None
+    first_dealer: int | None
+    hand_count: int
+    #: Each side's name and its players' names, in seating order.
+    names: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def state_of(match: Match) -> MatchState:
+    """The :class:`MatchState` of a loaded match."""
+    names = tuple(
+        (side.name, tuple(seat.player.name for seat in side.seats)) for side in match.sides
+    )
+    return MatchState(
+        match.id, match.version, match.content_hash, match.first_dealer, match.hand_count, names
+    )
+
+
+#: The query of :func:`match_state`, built once (the page it serves is meant to be cheap).
+MATCH_STATE = (
+    sa.select(
+        Match.id,
+        Match.version,
+        Match.content_hash,
+        Match.first_dealer,
+        Match.hand_count,
+        Side.position,
+        Side.name,
+        Player.name,
+    )
+    .join(Side, Side.match_id == Match.id)
+    .outerjoin(Seat, Seat.side_id == Side.id)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Match.id == sa.bindparam("match_id"))
+    .order_by(Side.position, Seat.seat)
+)
+
+
+def match_state(match_id: int) -> MatchState | None:
+    """The :class:`MatchState` of a match, in one light query (no ORM objects)."""
+    rows = db.session.execute(MATCH_STATE, {"match_id": match_id}).all()
+    if not rows:
+        return None
+    sides: dict[int, tuple[str, list[str]]] = {}
+    for row in rows:
+        side = sides.setdefault(row[5], (row[6], []))
+        if row[7] is not None:
+            side[1].append(row[7])
+    first = rows[0]
+    names = tuple((name, tuple(players)) for name, players in sides.values())
+    return MatchState(first[0], first[1], first[2], first[3], first[4], names)
+
+
+# Lists (home page): the summary columns, sides loaded with them, never the hands
+
+
+def ongoing_matches(limit: int = 50) -> list[Match]:
+    """Matches still being played, the most recently changed first."""
+    return list_matches(Match.status == "ongoing", limit)
+
+
+def recent_finished_matches(limit: int = 20) -> list[Match]:
+    """Finished or abandoned matches, the most recently changed first."""
+    return list_matches(Match.status != "ongoing", limit)
+
+
+def list_matches(condition: sa.ColumnElement[bool], limit: int) -> list[Match]:
+    statement = (
+        sa.select(Match)
+        .where(condition)
+        .order_by(Match.updated_at.desc(), Match.id.desc())
+        .limit(limit)
+        .options(sa.orm.selectinload(Match.sides).lazyload(Side.seats))
+    )
+    return list(db.session.scalars(statement))
+
+
+def recent_player_names(limit: int = 30) -> list[str]:
+    """The players seen in the most recent matches, for the new-match form's suggestions."""
+    statement = (
+        sa.select(Player.name)
+        .join(Seat, Seat.player_id == Player.id)
+        .join(Side, Side.id == Seat.side_id)
+        .group_by(Player.id, Player.name)
+        .order_by(sa.func.max(Side.match_id).desc())
+        .limit(limit)
+    )
+    return list(db.session.scalars(statement))
+
+
+# The history
+
+
+@dataclasses.dataclass(frozen=True)
 class Filters:
     """What the history (or a statistics page) is narrowed to; empty means everything."""
 
@@ -51,7 +176,7 @@ class Filters:
 Cursor = tuple[datetime.date, int]
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Page:
     matches: list[Match]
     next_cursor: Cursor | None
@@ -73,7 +198,7 @@ def find_player(name: str) -> Player | None:
     return db.session.scalars(sa.select(Player).where(Player.name_key == name_key(name))).first()
 
 
-def matches_of(player_ids: Iterable[int]) -> sa.Select[tuple[int]]:
+def matches_of(player_ids: Iterable[int]) -> sa.Select[int]:
     """The ids of the matches where any of these players sat."""
     return (
         sa.select(Side.match_id)
@@ -82,7 +207,9 @@ def matches_of(player_ids: Iterable[int]) -> sa.Select[tuple[int]]:
     )
 
 
-def filtered(statement: sa.Select[Any], filters: Filters, player: Player | None) -> sa.Select[Any]:
+def filtered(
+    statement: sa.Select[*tuple[Any, ...]], filters: Filters, player: Player | None
+) -> sa.Select[*tuple[Any, ...]]:
     """``statement`` (over Match) narrowed by every filter but the player name lookup."""
     if filters.variant:
         statement = statement.where(Match.variant == filters.variant)
@@ -142,7 +269,7 @@ def cursor_at(filters: Filters, offset: int) -> Cursor | None:
 # Players
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class PlayerRow:
     id: int
     name: str
@@ -251,7 +378,7 @@ def summarize(
     """One stored match scored by the engine (None if the engine refuses it)."""
     ordered = [sides.get(position, ("", [])) for position in range(len(match.totals))]
     named = [{"name": name, "players": [p for _, p in seated]} for name, seated in ordered]
-    game, _ = rules.read_match(operations.document_of(match, named, hands))
+    game, _ = rules.read_match(document_of(match, named, hands))
     if game is None:
         return None
     players = [tuple(player_id for player_id, _ in seated) for _, seated in ordered]

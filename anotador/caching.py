@@ -1,0 +1,104 @@
+"""The app's caches: what is derived from a stored match and kept, under one key.
+
+One :class:`Caches` per app (``app.extensions["anotador.caches"]``, made by the factory)
+holds the named caches:
+
+- ``scores``: the engine's reading and score of a match (``services.matches.score``);
+- ``pages``: the rendered content of a match page (``views.matches.show``);
+- ``sheets``: rendered PDF score sheets (``views.sheets``), bounded by bytes too.
+
+Whatever is derived from a match is keyed on :func:`match_key` (database, id,
+``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every
+change) plus what else it was made from (language, names, paper...), so a change is a new
+key and nothing stale can ever be served: no cache is ever cleared on a write. Each cache is
+an in-process :class:`anotador.cache.LRU` today; ``Caches(backend=...)`` takes any other
+maker of objects with the same ``get``/``put``/``clear`` (a cache shared by several
+processes: its keys are tuples of strings and numbers, its values picklable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Hashable
+from typing import Any
+from typing import Protocol
+from typing import TypeVar
+
+from flask import Flask
+from flask import current_app
+from markupsafe import Markup
+
+from anotador import rules
+from anotador.cache import LRU
+from anotador.extensions import db
+
+T = TypeVar("T")
+
+EXTENSION = "anotador.caches"
+#: Matches whose engine reading and score are kept.
+SCORES_KEPT = 64
+#: Rendered match pages kept (one per match, language and mount point).
+PAGES_KEPT = 64
+#: Rendered PDF sheets kept, and the most bytes they may take together.
+SHEETS_KEPT = 64
+SHEETS_MAX_BYTES = 32 * 1024 * 1024
+
+
+class Cache(Protocol[T]):
+    """What a cache backend offers (:class:`anotador.cache.LRU` does)."""
+
+    def get(self, key: Hashable) -> T | None: ...
+
+    def put(self, key: Hashable, value: T) -> None: ...
+
+    def clear(self) -> None: ...
+
+
+class Caches:
+    """The app's named caches, made by ``backend(size, max_bytes=None)``."""
+
+    scores: Cache[tuple[rules.Match, rules.MatchScore]]
+    pages: Cache[Markup]
+    sheets: Cache[bytes]
+
+    def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
+        self.scores = backend(SCORES_KEPT)
+        self.pages = backend(PAGES_KEPT)
+        self.sheets = backend(SHEETS_KEPT, max_bytes=SHEETS_MAX_BYTES)
+
+    def clear(self) -> None:
+        """Forget everything (as after a restart); never needed for correctness."""
+        for cache in (self.scores, self.pages, self.sheets):
+            cache.clear()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = Caches()
+
+
+def caches(app: Flask | None = None) -> Caches:
+    """The caches of ``app`` (the current app by default)."""
+    return (app or current_app).extensions[EXTENSION]
+
+
+class Keyed(Protocol):
+    """A stored match, or just enough of one (``services.queries.MatchState``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def content_hash(self) -> str | None: ...
+
+
+def match_key(match: Keyed, *view: Hashable) -> tuple[Hashable, ...] | None:
+    """The one key of whatever is derived from one state of a stored match: the database,
+    its id, ``Match.version`` and ``Match.content_hash``, then ``view`` (what else the
+    derived thing depends on). None (do not cache) for a match without a content hash."""
+    if match.content_hash is None:
+        return None
+    url = db.engine.url.render_as_string()
+    return (url, match.id, match.version, match.content_hash, *view)

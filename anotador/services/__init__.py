@@ -1,0 +1,24 @@
+"""Use cases, between the views (or the commands) and the models.
+
+- :mod:`~anotador.services.queries`: every read of matches and players (pages, lists,
+  history, statistics, whole-database batches); :mod:`~anotador.services.history` holds the
+  history page's and the statistics' queries, which ``queries`` offers with the rest.
+- :mod:`~anotador.services.documents`: a stored match's file, its content hash and its
+  summary columns.
+- :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume.
+- :mod:`~anotador.services.hands`: record, edit, delete, undo and preview a hand.
+- :mod:`~anotador.services.players`: find or create, rename and merge players.
+
+Each write validates through the rules engine, claims the match's version, commits once and
+then sends :data:`anotador.signals.match_changed`; none of them knows about requests,
+sessions or flashing: they return what happened.
+"""
+
+# Every room, so ``from anotador import services`` is enough to use
+# ``services.matches.create_match`` and the rest.
+from anotador.services import batches as batches
+from anotador.services import documents as documents
+from anotador.services import hands as hands
+from anotador.services import matches as matches
+from anotador.services import players as players
+from anotador.services import queries as queries

@@ -1,0 +1,163 @@
+"""Hands: record, edit, delete, undo and preview, each checked by the engine against the
+whole match and saved only if the match is still at the version the form was shown with."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from anotador import rules
+from anotador import signals
+from anotador.caching import caches
+from anotador.caching import match_key
+from anotador.extensions import db
+from anotador.models import Hand
+from anotador.models import Match
+from anotador.services.documents import match_document
+from anotador.services.documents import refresh_summary
+from anotador.services.matches import claim_version
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What a write did: ``problems`` (with hand-relative paths) when it was refused,
+    ``conflict`` when another phone changed the match first, ``duplicate`` when the same
+    form had already been saved."""
+
+    problems: list[rules.Problem] = dataclasses.field(default_factory=list)
+    conflict: bool = False
+    duplicate: bool = False
+    hand_number: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflict and not any(p.severity == "error" for p in self.problems)
+
+
+def record_hand(
+    match: Match, hand: dict[str, Any], version: int, request_key: str | None
+) -> Outcome:
+    """Add a hand at the end of the match."""
+    if request_key and any(h.request_key == request_key for h in match.hands):
+        number = next(h.number for h in match.hands if h.request_key == request_key)
+        return Outcome(duplicate=True, hand_number=number)
+    inputs = [h.inputs for h in match.hands] + [hand]
+    number = len(inputs)
+
+    def apply(game: rules.Match) -> None:
+        stored = rules.hand_to_document(game.rules, game.hands[number - 1])
+        match.hands.append(Hand(number=number, inputs=stored, request_key=request_key))
+
+    outcome = save_hands(match, inputs, version, number, apply, "hand_recorded")
+    if outcome.conflict and request_key:
+        # The same form may have been saved by a parallel retry of this very request.
+        statement = sa.select(Hand.number).where(
+            Hand.match_id == match.id, Hand.request_key == request_key
+        )
+        saved = db.session.scalars(statement).first()
+        if saved is not None:
+            return Outcome(duplicate=True, hand_number=saved)
+    return outcome
+
+
+def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> Outcome:
+    """Replace the inputs of hand ``number``; every later figure is recomputed."""
+    inputs = [h.inputs for h in match.hands]
+    inputs[number - 1] = hand
+
+    def apply(game: rules.Match) -> None:
+        match.hands[number - 1].inputs = rules.hand_to_document(game.rules, game.hands[number - 1])
+
+    return save_hands(match, inputs, version, number, apply, "hand_edited")
+
+
+def delete_hand(match: Match, number: int, version: int) -> Outcome:
+    """Remove hand ``number``; the hands after it move up one place."""
+    inputs = [h.inputs for h in match.hands]
+    del inputs[number - 1]
+
+    def apply(game: rules.Match) -> None:
+        doomed = match.hands[number - 1]
+        match.hands.remove(doomed)
+        db.session.delete(doomed)
+        db.session.flush()  # free its number before the later hands move up into it
+        for later in match.hands[number - 1 :]:
+            later.number -= 1
+            db.session.flush()
+
+    return save_hands(match, inputs, version, None, apply, "hand_deleted")
+
+
+def undo_last_hand(match: Match, version: int) -> Outcome:
+    """Remove the last hand (a one-tap correction of the hand just saved)."""
+    if not match.hands:
+        return Outcome(conflict=match.version != version)
+    return delete_hand(match, len(match.hands), version)
+
+
+def preview_hand(
+    match: Match, hand: dict[str, Any], number: int | None = None
+) -> tuple[rules.MatchScore | None, list[rules.Problem]]:
+    """Score the match as if ``hand`` were recorded (``number`` None) or replaced hand
+    ``number``, without writing anything. Problems have paths relative to the hand."""
+    inputs = [h.inputs for h in match.hands]
+    if number is None:
+        inputs.append(hand)
+        number = len(inputs)
+    else:
+        inputs[number - 1] = hand
+    game, problems = rules.read_match(match_document(match, inputs))
+    score = rules.score_match(game) if game is not None else None
+    return score, hand_problems(problems, number)
+
+
+def save_hands(
+    match: Match,
+    inputs: list[dict[str, Any]],
+    version: int,
+    number: int | None,
+    apply: Callable[[rules.Match], None],
+    change: str,
+) -> Outcome:
+    """Validate the match with ``inputs`` as its hands, then apply the change if nobody
+    else changed the match since ``version`` was read; ``change`` names it for
+    :data:`anotador.signals.match_changed`, sent once it is committed."""
+    game, problems = rules.read_match(match_document(match, inputs))
+    if game is None:
+        return Outcome(problems=hand_problems(problems, number))
+    if not claim_version(match, version):
+        return Outcome(conflict=True)
+    try:
+        apply(game)
+        score = rules.score_match(game)
+        refresh_summary(match, score)
+        match_id, key = match.id, match_key(match)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return Outcome(conflict=True)
+    if key is not None:
+        # The planilla the phone is sent to next finds the engine's work already done.
+        caches().scores.put(key, (game, score))
+    signals.changed(change, match_id)
+    return Outcome(problems=hand_problems(problems, number), hand_number=number)
+
+
+def hand_problems(problems: list[rules.Problem], number: int | None) -> list[rules.Problem]:
+    """Problems of hand ``number`` with paths relative to it; others keep their full path."""
+    if number is None:
+        return problems
+    prefix = f"hands[{number - 1}]"
+    relative = []
+    for problem in problems:
+        if problem.path == prefix:
+            relative.append(dataclasses.replace(problem, path=""))
+        elif problem.path.startswith(prefix + "."):
+            relative.append(dataclasses.replace(problem, path=problem.path[len(prefix) + 1 :]))
+        else:
+            relative.append(problem)
+    return relative

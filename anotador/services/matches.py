@@ -1,0 +1,146 @@
+"""Matches: create one, score it (through the app's ``scores`` cache), its exported file,
+abandon or resume it, and the version claim every change to a match starts with."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from typing import Any
+from typing import cast
+
+import sqlalchemy as sa
+
+from anotador import rules
+from anotador import signals
+from anotador.caching import caches
+from anotador.caching import match_key
+from anotador.extensions import db
+from anotador.models import Hand
+from anotador.models import Match
+from anotador.models import Seat
+from anotador.models import Side
+from anotador.services.documents import match_document
+from anotador.services.documents import refresh_summary
+from anotador.services.players import find_or_create_player
+
+
+@dataclasses.dataclass(frozen=True)
+class Scored:
+    """A stored match read back through the engine."""
+
+    match: Match
+    game: rules.Match
+    score: rules.MatchScore
+
+
+class StoredMatchInvalid(Exception):
+    """A stored match no longer passes the rules (data written outside the app)."""
+
+    def __init__(self, match_id: int, problems: list[rules.Problem]) -> None:
+        super().__init__(f"match {match_id}: " + "; ".join(p.message for p in problems[:3]))
+        self.problems = problems
+
+
+def score(match: Match) -> Scored:
+    """Score a stored match; its stored inputs are re-validated by the engine (once per
+    version of the match: later calls reuse the engine's work, kept in the ``scores``
+    cache, with the rows' current names, title and notes put in)."""
+    key = match_key(match)
+    scores = caches().scores
+    cached = scores.get(key) if key is not None else None
+    if cached is None:
+        game, problems = rules.read_match(match_document(match))
+        if game is None:
+            raise StoredMatchInvalid(match.id, problems)
+        result = rules.score_match(game)
+        if key is not None:
+            scores.put(key, (game, result))
+        return Scored(match, game, result)
+    game, result = cached
+    fresh = dataclasses.replace(
+        game,
+        sides=tuple(
+            rules.SideInfo(side.name, tuple(seat.player.name for seat in side.seats))
+            for side in match.sides
+        ),
+        title=match.title or "",
+        notes=match.notes or "",
+        abandoned=match.abandoned,
+    )
+    return Scored(match, fresh, result)
+
+
+def export_document(match: Match) -> dict[str, Any]:
+    """The match file users download: every default written out."""
+    return rules.match_to_document(score(match).game)
+
+
+def create_match(
+    document: dict[str, Any], first_dealer: int | None = None, *, commit: bool = True
+) -> tuple[Match | None, list[rules.Problem]]:
+    """Store a new match from a match document (the new-match form builds one; imports
+    bring one). Hands in the document are stored too. Returns the match, or None and the
+    problems when the document is not valid. ``commit=False`` leaves the new match pending
+    in the session (and sends no signal: whoever commits it does)."""
+    game, problems = rules.read_match(document)
+    if game is None:
+        return None, problems
+    match = Match(
+        variant=game.rules.variant.name,
+        layout=game.rules.layout.name,
+        settings=game.rules.settings(),
+        start_scores=list(game.start_scores),
+        title=game.title,
+        notes=game.notes,
+        played_on=(
+            datetime.date.fromisoformat(game.played_on) if game.played_on else datetime.date.today()
+        ),
+        abandoned=game.abandoned,
+        first_dealer=first_dealer,
+        totals=list(game.start_scores),
+    )
+    seats_per_round = len(game.sides)
+    for position, info in enumerate(game.sides):
+        side = Side(position=position, name=info.name.strip())
+        for index, name in enumerate(info.players):
+            player = find_or_create_player(name)
+            side.seats.append(Seat(player=player, seat=position + index * seats_per_round))
+        match.sides.append(side)
+    for number, hand in enumerate(game.hands, start=1):
+        match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
+    db.session.add(match)
+    refresh_summary(match, rules.score_match(game))
+    if commit:
+        db.session.commit()
+        signals.changed("created", match.id)
+    return match, problems
+
+
+def claim_version(match: Match, version: int) -> bool:
+    """Bump the match's version if it is still ``version`` (one statement, so of two phones
+    saving at once exactly one wins); False, and the session rolled back, when it is not."""
+    update = (
+        sa.update(Match)
+        .where(Match.id == match.id, Match.version == version)
+        .values(version=Match.version + 1)
+    )
+    claimed = cast(sa.CursorResult[Any], db.session.execute(update))
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return False
+    db.session.refresh(match, ["version"])
+    return True
+
+
+def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
+    """Mark a match as stopped before its end (or resume it); False, and nothing changed,
+    when another phone changed the match since ``version`` was read."""
+    scored = score(match)
+    if not claim_version(match, version):
+        return False
+    match.abandoned = abandoned
+    refresh_summary(match, scored.score)
+    match_id = match.id
+    db.session.commit()
+    signals.changed("abandoned" if abandoned else "resumed", match_id)
+    return True

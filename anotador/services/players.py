@@ -1,0 +1,106 @@
+"""Players: find or create one by name, rename, merge two who are one person."""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import cast
+
+import sqlalchemy as sa
+
+from anotador import rules
+from anotador import signals
+from anotador.extensions import db
+from anotador.models import Match
+from anotador.models import Player
+from anotador.models import Seat
+from anotador.models import Side
+from anotador.models import name_key
+from anotador.services.documents import content_hash
+from anotador.services.documents import match_document
+
+
+def find_or_create_player(name: str) -> Player:
+    """The registered player with this name (accents and case aside), or a new one."""
+    clean = " ".join(name.split())
+    key = name_key(clean)
+    player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
+    if player is None:
+        player = Player(name=clean, name_key=key)
+        db.session.add(player)
+        db.session.flush()
+    return player
+
+
+def rename_player(player: Player, name: str) -> rules.Problem | None:
+    """Give ``player`` a new name; the problem instead (the engine's rules for names, or
+    ``taken`` when it is another player's name already)."""
+    try:
+        clean = rules.read_text(name, maximum=rules.MAX_NAME, required=True)
+    except rules.TextRefused as refused:
+        return rules.Problem("name", refused.code, refused.params)
+    key = name_key(clean)
+    other = db.session.scalars(sa.select(Player.id).where(Player.name_key == key)).first()
+    if other is not None and other != player.id:
+        return rules.Problem("name", "taken", {})
+    renamed = clean != player.name
+    player.name, player.name_key = clean, key
+    match_ids = refresh_hashes(player.id)
+    db.session.commit()
+    if renamed:  # every match of the player now shows the new name
+        signals.changed_many("players_renamed", match_ids)
+    return None
+
+
+def shared_matches(first: Player, second: Player) -> int:
+    """How many matches both players sat in (then they are two people, never one)."""
+    both = (
+        sa.select(sa.func.count(sa.distinct(Side.match_id)))
+        .join(Seat, Seat.side_id == Side.id)
+        .where(Seat.player_id == first.id)
+        .where(Side.match_id.in_(played_by(second.id)))
+    )
+    return db.session.scalar(both) or 0
+
+
+def played_by(player_id: int) -> sa.Select[int]:
+    """The ids of the matches where the player sat."""
+    return (
+        sa.select(Side.match_id)
+        .join(Seat, Seat.side_id == Side.id)
+        .where(Seat.player_id == player_id)
+    )
+
+
+def merge_players(keep: Player, gone: Player) -> int:
+    """``gone`` was ``keep`` all along: every seat of ``gone`` becomes ``keep``'s and
+    ``gone`` leaves the registry. Every match stays; returns how many seats moved.
+    Refused (:class:`ValueError`) when they sat in one match: one person has one seat."""
+    if keep.id == gone.id:
+        return 0
+    if shared_matches(keep, gone):
+        raise ValueError("players who sat in the same match are two people")
+    moved_matches = list(db.session.scalars(played_by(gone.id)))
+    update = sa.update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id)
+    moved = cast(sa.CursorResult[Any], db.session.execute(update)).rowcount
+    db.session.delete(gone)
+    db.session.flush()
+    db.session.expire_all()
+    refresh_hashes(keep.id)
+    db.session.commit()
+    signals.changed_many("players_renamed", moved_matches)  # gone's matches name keep now
+    return moved
+
+
+def refresh_hashes(player_id: int) -> list[int]:
+    """Recompute the content hash of every match of a player whose name changed; the ids
+    of those matches."""
+    statement = (
+        sa.select(Match)
+        .where(Match.id.in_(played_by(player_id)))
+        .options(sa.orm.selectinload(Match.sides), sa.orm.selectinload(Match.hands))
+    )
+    match_ids = []
+    for match in db.session.scalars(statement):
+        match.content_hash = content_hash(match_document(match))
+        match_ids.append(match.id)
+    return match_ids

@@ -1,0 +1,39 @@
+"""Signals the app sends (blinker, as Flask's own): live pages and spectators listen.
+
+:data:`match_changed` is sent *after* the commit of every write to a match (a new match, a
+hand recorded, edited, deleted or undone, an abandon or resume, a rename or merge of a player
+that changes a match's file, an import or demo seed: one send per batch, a summary repaired
+by ``anotador check --fix``), never for a write that was refused or lost to another phone.
+The sender is the app; the keywords are ``match_ids`` (a tuple of ids) and ``change`` (what
+happened: ``created``, ``hand_recorded``, ``hand_edited``, ``hand_deleted``, ``abandoned``,
+``resumed``, ``players_renamed``, ``imported``, ``repaired``)::
+
+    @match_changed.connect_via(app)
+    def refresh(app, match_ids, change): ...
+
+A listener runs in the request (or command) that made the change, in its app context, with
+the change already committed; what it raises reaches that request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from blinker import Namespace
+from flask import current_app
+
+signals = Namespace()
+
+match_changed = signals.signal("match-changed")
+
+
+def changed(change: str, *match_ids: int) -> None:
+    """Send :data:`match_changed` for ``match_ids`` (nothing when there are none)."""
+    changed_many(change, match_ids)
+
+
+def changed_many(change: str, match_ids: Iterable[int]) -> None:
+    ids = tuple(match_ids)
+    if ids:
+        sender = current_app._get_current_object()  # type: ignore[attr-defined]
+        match_changed.send(sender, match_ids=ids, change=change)

@@ -1,0 +1,67 @@
+"""What every template of the app may use, registered once by the factory.
+
+Filters (``points``, ``num``, ``pct``), globals (``variant_label``, ``match_url``) and the
+context every page gets (the label tables, ``problem_message``, the languages): none of them
+belongs to one blueprint, so none is registered by one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask import url_for
+from flask_babel import format_decimal
+from flask_babel import get_locale
+
+from anotador import i18n
+from anotador import labels
+from anotador.extensions import LANGUAGES
+from anotador.i18n import problem_message
+
+
+def register_template_helpers(app: Flask) -> None:
+    """Add the app-wide filters, globals and context to ``app``'s templates."""
+    app.add_template_filter(points, "points")
+    app.add_template_filter(number, "num")
+    app.add_template_filter(percent, "pct")
+    app.add_template_global(variant_label)
+    app.add_template_global(match_url)
+    app.context_processor(page_context)
+
+
+def points(value: int, signed: bool = False) -> str:
+    """A score in the page's language ("3.460", "3,460"), a real minus, "+" if asked."""
+    return i18n.points(value, signed)
+
+
+def number(value: float | None, digits: int = 0) -> str:
+    """A figure in the page's language, as every page writes them ("12.000", "−85", "1,5");
+    "–" when there is none."""
+    if value is None:
+        return "–"
+    if digits:
+        return format_decimal(value, format="0." + "0" * digits).replace("-", "\u2212")
+    return i18n.points(round(value))
+
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{round(100 * value)}\u00a0%"
+
+
+def variant_label(name: str) -> str:
+    return labels.label(labels.VARIANTS, name)
+
+
+def match_url(match_id: int) -> str:
+    """The match page."""
+    return url_for("matches.show", match_id=match_id)
+
+
+def page_context() -> dict[str, Any]:
+    return {
+        "labels": labels,
+        "problem_message": problem_message,
+        "languages": LANGUAGES,
+        "current_language": str(get_locale() or LANGUAGES[0]),
+    }

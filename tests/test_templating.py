@@ -1,0 +1,42 @@
+"""The app-wide template helpers come from the factory (anotador.templating), not from a
+blueprint: a template renders them whatever blueprint served the request."""
+
+from flask import Flask
+from flask import render_template_string
+
+from anotador import templating
+
+
+def test_the_factory_registers_every_helper(app: Flask) -> None:
+    source = (
+        "{{ 3460|points }} {{ -85|points(signed=true) }} {{ 1.5|num(1) }} {{ none|num }} "
+        "{{ 0.25|pct }} {{ variant_label('uruguaya') }} {{ match_url(3) }} "
+        "{{ current_language }} {{ languages|join(',') }} {{ labels.VARIANTS is mapping }} "
+        "{{ problem_message is callable }}"
+    )
+    with app.test_request_context("/healthz", headers={"Accept-Language": "es"}):
+        text = render_template_string(source)
+    assert text.split(" ") == [
+        "3.460",
+        "\u221285",
+        "1,5",
+        "–",
+        "25\u00a0%",
+        "Uruguaya",
+        "/partidas/3",
+        "es",
+        "es,en,it",
+        "True",
+        "True",
+    ]
+
+
+def test_helpers_need_no_blueprint() -> None:
+    bare = Flask("bare")
+    templating.register_template_helpers(bare)
+    bare.add_url_rule("/partidas/<int:match_id>", "matches.show", lambda match_id: "")
+    from flask_babel import Babel
+
+    Babel(bare)
+    with bare.test_request_context("/"):
+        assert render_template_string("{{ 1234|points }} {{ match_url(7) }}") == "1,234 /partidas/7"
