@@ -193,6 +193,10 @@ def like_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
+def player_by_id(player_id: int) -> Player | None:
+    return db.session.get(Player, player_id)
+
+
 def find_player(name: str) -> Player | None:
     """The registered player called ``name`` (accents, case and spaces aside)."""
     return db.session.scalars(sa.select(Player).where(Player.name_key == name_key(name))).first()
