@@ -1,11 +1,13 @@
 """Use cases, between the views (or the commands) and the models.
 
-- :mod:`~anotador.services.queries`: every read of matches and players (pages, lists,
-  history, statistics, whole-database batches); :mod:`~anotador.services.history` holds the
-  history page's and the statistics' queries, which ``queries`` offers with the rest.
+- :mod:`~anotador.services.queries`: every read of matches and players (the match page, the
+  lists, the history, the registry, the statistics); :mod:`~anotador.services.batches` reads
+  every stored match a batch at a time (export, ``anotador check``, imports), and ``queries``
+  offers its functions with the rest.
 - :mod:`~anotador.services.documents`: a stored match's file, its content hash and its
-  summary columns.
-- :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume.
+  summary columns (imported by the others, importing none of them).
+- :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume, and
+  ``claim_version``, which every change to a match starts with.
 - :mod:`~anotador.services.hands`: record, edit, delete, undo and preview a hand.
 - :mod:`~anotador.services.players`: find or create, rename and merge players.
 
