@@ -71,7 +71,7 @@ class Match(db.Model):
     updated_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now, onupdate=utc_now
     )
-    # Derived summary, rewritten with the hands (see operations.refresh_summary).
+    # Derived summary, rewritten with the hands (see services.documents.refresh_summary).
     status: Mapped[str] = mapped_column(sa.String(12), default="ongoing", index=True)
     totals: Mapped[list[int]] = mapped_column(sa.JSON)
     winner: Mapped[int | None]
