@@ -4,8 +4,10 @@ Each upload is posted through the Flask test client in a forked child, the multi
 streamed from a file (so the figures are the worker's, not the benchmark's copy of the
 upload). For each: seconds, the child's peak resident memory (VmHWM, reset just before the
 post) and its growth over what the child held before posting (target: under 200 MB extra),
-and how a history page fetched from another thread meanwhile fared (the restore must not
-starve other requests).
+and how a history page fetched meanwhile by another forked child (another worker of the
+server) fared: the restore must not starve other requests. (Another thread of the same
+process is not used: two threads of one app on SQLite crashed this Python in a segfault,
+with the code before these changes too.)
 
 Uploads (``ANOTADOR_BENCH_RESTORE_MB``, default 60 MB each):
 
@@ -25,7 +27,6 @@ import os
 import resource
 import statistics
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,8 +48,9 @@ TARGET_MB = 200
 TINY = [b"x", b"{}", b"1", b"[]", b"null", b'"texto"', b"{roto", b'{"format": "otro"}']
 
 
-def make_app(folder: Path, name: str) -> Flask:
-    """An app on a migrated SQLite file; the form's CSRF token is not checked (no session)."""
+def make_app(folder: Path, name: str, migrate: bool = True) -> Flask:
+    """An app on a SQLite file (migrated first, its connections then closed, so a forked
+    child never shares one); the form's CSRF token is not checked (no session)."""
     app = create_app(
         {
             "TESTING": True,
@@ -57,8 +59,10 @@ def make_app(folder: Path, name: str) -> Flask:
         },
         instance_path=folder / "instance",
     )
-    with app.app_context():
-        flask_migrate.upgrade()
+    if migrate:
+        with app.app_context():
+            flask_migrate.upgrade()
+            db.engine.dispose()
     return app
 
 
@@ -90,6 +94,7 @@ def write_backup(folder: Path, path: Path, count: int) -> float:
         seconds = time.perf_counter() - started
         with path.open("w", encoding="utf-8") as file:
             file.writelines(backup.export_lines())
+        db.engine.dispose()
     return seconds
 
 
@@ -135,61 +140,96 @@ def peak_rss_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def restore_in_child(folder: Path, database: str, upload: Path) -> dict[str, Any]:
-    """Post ``upload`` to the restore page in a forked child; its figures."""
-    body = multipart(upload)
-    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+def forked(action: Callable[[], dict[str, Any]]) -> tuple[Any, Any]:
+    """Start ``action`` in a forked child: (process, the end its result comes from)."""
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
 
     def child() -> None:
-        app = make_app(folder, database)
-        client, other = app.test_client(), app.test_client()
-        assert other.get("/historial").status_code == 200  # warm up the page
-        done = threading.Event()
-        page_ms: list[float] = []
+        try:
+            writer.send(action())
+        except BaseException as error:  # the parent says what went wrong, never waits forever
+            writer.send({"error": repr(error)})
+            raise
 
-        def browse() -> None:  # another user looking at the history meanwhile
-            while not done.is_set():
-                started = time.perf_counter()
-                assert other.get("/historial").status_code == 200
-                page_ms.append(1000 * (time.perf_counter() - started))
-                time.sleep(0.05)
-
-        start_mb = reset_peak()
-        browser = threading.Thread(target=browse)
-        browser.start()
-        started = time.perf_counter()
-        with body.open("rb") as stream:
-            response = client.post(
-                "/historial/restaurar",
-                input_stream=stream,
-                content_length=body.stat().st_size,
-                content_type=f"multipart/form-data; boundary={BOUNDARY}",
-            )
-        seconds = time.perf_counter() - started
-        done.set()
-        browser.join()
-        peak_mb = peak_rss_mb()
-        with app.app_context():
-            stored = db.session.scalar(sa.select(sa.func.count()).select_from(Match))
-        writer.send(
-            {
-                "seconds": seconds,
-                "peak_mb": peak_mb,
-                "extra_mb": peak_mb - start_mb,
-                "status": response.status_code,
-                "stored": stored,
-                "pages": len(page_ms),
-                "page_median_ms": statistics.median(page_ms) if page_ms else 0.0,
-                "page_max_ms": max(page_ms, default=0.0),
-            }
-        )
-
-    process = multiprocessing.get_context("fork").Process(target=child)
+    process = context.Process(target=child)
     process.start()
-    figures = reader.recv()
+    writer.close()  # the child's end only: a child that dies without a word is an EOFError
+    return process, reader
+
+
+def result(process: Any, reader: Any) -> dict[str, Any]:
+    try:
+        figures = reader.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(f"the child died (exit code {process.exitcode})") from None
     process.join()
-    body.unlink()
+    if "error" in figures:
+        raise RuntimeError(f"failed in the child: {figures['error']}")
     return figures
+
+
+def browse(folder: Path, database: str, ready: Any, stop: Any) -> dict[str, Any]:
+    """Another user (another worker process) looking at the history until ``stop``."""
+    client = make_app(folder, database, migrate=False).test_client()
+    assert client.get("/historial").status_code == 200  # warm up the page
+    ready.set()
+    page_ms: list[float] = []
+    while not stop.is_set():
+        started = time.perf_counter()
+        assert client.get("/historial").status_code == 200
+        page_ms.append(1000 * (time.perf_counter() - started))
+        time.sleep(0.05)
+    return {
+        "pages": len(page_ms),
+        "page_median_ms": statistics.median(page_ms) if page_ms else 0.0,
+        "page_max_ms": max(page_ms, default=0.0),
+    }
+
+
+def restore(folder: Path, database: str, body: Path) -> dict[str, Any]:
+    """Post the multipart ``body`` to the restore page; the worker's figures."""
+    app = make_app(folder, database, migrate=False)
+    client = app.test_client()
+    start_mb = reset_peak()
+    started = time.perf_counter()
+    with body.open("rb") as stream:
+        response = client.post(
+            "/historial/restaurar",
+            input_stream=stream,
+            content_length=body.stat().st_size,
+            content_type=f"multipart/form-data; boundary={BOUNDARY}",
+        )
+    seconds = time.perf_counter() - started
+    peak_mb = peak_rss_mb()
+    with app.app_context():
+        stored = db.session.scalar(sa.select(sa.func.count()).select_from(Match))
+    return {
+        "seconds": seconds,
+        "peak_mb": peak_mb,
+        "extra_mb": peak_mb - start_mb,
+        "status": response.status_code,
+        "stored": stored,
+    }
+
+
+def restore_in_child(folder: Path, database: str, upload: Path) -> dict[str, Any]:
+    """Post ``upload`` to the restore page in a forked child while another forked child
+    fetches the history page; their figures."""
+    body = multipart(upload)
+    make_app(folder, database)  # migrated here, once, before either child opens it
+    context = multiprocessing.get_context("fork")
+    ready, stop = context.Event(), context.Event()
+    browser = forked(lambda: browse(folder, database, ready, stop))
+    try:
+        assert ready.wait(120), "the history page never answered"
+        figures = result(*forked(lambda: restore(folder, database, body)))
+    finally:
+        stop.set()
+        pages = result(*browser)
+        body.unlink()
+    return {**figures, **pages}
 
 
 def line(label: str, upload: Path, figures: dict[str, Any]) -> str:
