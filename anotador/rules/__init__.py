@@ -14,6 +14,9 @@ from anotador.rules.matchfile import hand_to_document
 from anotador.rules.matchfile import match_to_document
 from anotador.rules.matchfile import parse_json
 from anotador.rules.matchfile import read_match
+from anotador.rules.paths import hand_index
+from anotador.rules.paths import parse_path
+from anotador.rules.paths import side_field
 from anotador.rules.problems import MESSAGES
 from anotador.rules.problems import InvalidInput
 from anotador.rules.problems import Problem
@@ -30,7 +33,12 @@ from anotador.rules.text import TextRefused
 from anotador.rules.text import is_text_character
 from anotador.rules.text import read_text
 from anotador.rules.variant import HandInput
+from anotador.rules.variant import InputField
+from anotador.rules.variant import Reference
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
+from anotador.rules.variant import Variant
+from anotador.rules.variants import DEFAULT_VARIANT
 from anotador.rules.variants import VARIANTS
 from anotador.rules.variants import describe_variants
 from anotador.rules.variants import get_variant
@@ -38,31 +46,38 @@ from anotador.rules.variants import make_rules
 from anotador.rules.variants import variant_defaults
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "MATCH_FORMAT",
     "MAX_NAME",
     "MESSAGES",
     "VARIANTS",
     "HandInput",
     "HandScore",
+    "InputField",
     "InvalidInput",
     "Match",
     "MatchScore",
     "Problem",
+    "Reference",
+    "Role",
     "Rules",
     "SideInfo",
     "SideScore",
     "TextRefused",
+    "Variant",
     "card_kinds",
     "card_points",
     "describe_variants",
     "game_result",
     "get_variant",
+    "hand_index",
     "hand_to_document",
     "is_text_character",
     "make_rules",
     "match_to_document",
     "opening_minimum",
     "parse_json",
+    "parse_path",
     "read_hand",
     "read_match",
     "read_text",
@@ -70,6 +85,7 @@ __all__ = [
     "score_hand",
     "score_match",
     "scored_match_to_json",
+    "side_field",
     "validate_match",
     "variant_defaults",
 ]

@@ -12,6 +12,8 @@ from anotador.rules.variant import InputField
 from anotador.rules.variant import LayoutDefaults
 from anotador.rules.variant import Options
 from anotador.rules.variant import OptionSpec
+from anotador.rules.variant import Reference
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
@@ -67,14 +69,26 @@ OPTIONS = (
     OptionSpec("wild_canastas_count_as_pure_impure", "bool", True),
 )
 
+# What each kind of canasta counts as in the statistics.
+CANASTA_ROLES = {
+    "pure": Role.CLEAN_CANASTAS,
+    "impure": Role.DIRTY_CANASTAS,
+    "aces_pure": Role.CLEAN_CANASTAS,
+    "aces_impure": Role.DIRTY_CANASTAS,
+    "mixed_wild": Role.OTHER_CANASTAS,
+    "pinelle": Role.OTHER_CANASTAS,
+    "six_jokers": Role.OTHER_CANASTAS,
+}
 SIDE_FIELDS = (
-    *(InputField(kind, "count") for kind in CANASTA_BONUS),
-    InputField("table_points", "points"),
-    InputField("hand_points", "points"),
-    InputField("red_threes", "count"),
-    InputField("adjustment", "signed_points"),
-    InputField("adjustment_note", "text", ""),
+    *(InputField(kind, "count", role=CANASTA_ROLES[kind]) for kind in CANASTA_BONUS),
+    InputField("table_points", "points", role=Role.TABLE_POINTS),
+    InputField("hand_points", "points", role=Role.HAND_POINTS),
+    InputField("red_threes", "count", role=Role.RED_THREES),
+    InputField("adjustment", "signed_points", role=Role.ADJUSTMENT),
+    InputField("adjustment_note", "text", "", role=Role.ADJUSTMENT_NOTE),
 )
+PARTS = ("canastas", "many_canastas", "table", "red_threes", "closing", "hand", "adjustment")
+TYPICAL_LAYOUTS = {"4p": 6}
 
 
 def pure_and_impure(options: Options, side: SideInput) -> tuple[int, int]:
@@ -152,6 +166,20 @@ def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
     return problems
 
 
+def reference(rules: Rules) -> Reference:
+    """The blank sheet's reference box."""
+    return Reference(
+        canastas=tuple(CANASTA_BONUS.items()),
+        closing=(
+            ("closing", CLOSING),
+            ("five_canastas", FIVE_CANASTAS),
+            ("five_pure", FIVE_PURE),
+        ),
+        red_threes=RED_THREES[1:],
+        notes=(("red_threes_by_canastas", {}), ("hand_doubles_unopened", {})),
+    )
+
+
 def opening_brackets(rules: Rules) -> tuple[tuple[float, int], ...]:
     """§4.8; the 200 row exists only in games played beyond 12 000 (the 15 000 target)."""
     above_12000 = 200 if rules.target > TARGET else 180
@@ -178,4 +206,8 @@ VARIANT = Variant(
     check_hand=check_hand,
     cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
+    parts=PARTS,
+    reference=reference,
+    typical_layouts=TYPICAL_LAYOUTS,
+    adjustment_presets=IRREGULARITY_PENALTIES,
 )

@@ -15,6 +15,7 @@ from anotador.rules.variant import HandInput
 from anotador.rules.variant import InputField
 from anotador.rules.variant import Options
 from anotador.rules.variant import OptionSpec
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
@@ -53,18 +54,48 @@ def wild_canastas_allowed(options: Options) -> bool:
 
 
 SIDE_FIELDS = tuple(
-    InputField("wild_canastas", "count", enabled_by="wild_canasta", enabled=wild_canastas_allowed)
+    InputField(
+        "wild_canastas",
+        "count",
+        enabled_by="wild_canasta",
+        enabled=wild_canastas_allowed,
+        role=Role.OTHER_CANASTAS,
+    )
     if spec.name == "wild_canastas"
     else spec
     for spec in uruguaya.SIDE_FIELDS
-) + (InputField("four_black_threes_out", "flag", False, enabled=is_rulebook),)
+) + (InputField("four_black_threes_out", "flag", False, enabled=is_rulebook, role=Role.PREMIUM),)
 
 HAND_FIELDS = (
-    InputField("concealed", "flag", False, enabled=lambda options: not is_rulebook(options)),
     InputField(
-        "concealed_kind", "choice", None, CONCEALED_KINDS, enabled=is_rulebook, nullable=True
+        "concealed",
+        "flag",
+        False,
+        enabled=lambda options: not is_rulebook(options),
+        role=Role.CONCEALED,
+    ),
+    InputField(
+        "concealed_kind",
+        "choice",
+        None,
+        CONCEALED_KINDS,
+        enabled=is_rulebook,
+        nullable=True,
+        role=Role.CONCEALED,
     ),
 )
+PARTS = (
+    "canastas",
+    "many_canastas",
+    "table",
+    "red_threes",
+    "four_black_threes",
+    "closing",
+    "hand",
+    "black_threes_in_hand",
+    "adjustment",
+)
+TYPICAL_LAYOUTS = {"4p": 10, "2p": 3}
 
 
 def concealed_premium(options: Options, kind: str | None) -> int:
@@ -73,6 +104,11 @@ def concealed_premium(options: Options, kind: str | None) -> int:
     if kind == "later_with_partner":
         return options["concealed_later_with_partner_value"]
     return CONCEALED_PREMIUMS[kind]
+
+
+def concealed_premiums(options: Options) -> dict[str, int]:
+    """What each way of going out concealed adds to the 100 for going out (rulebook-es)."""
+    return {kind: concealed_premium(options, kind) for kind in CONCEALED_KINDS}
 
 
 def score_side(
@@ -129,4 +165,8 @@ VARIANT = Variant(
     check_hand=check_hand,
     cheapest_canastas=uruguaya.CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
+    parts=PARTS,
+    reference=uruguaya.reference,
+    typical_layouts=TYPICAL_LAYOUTS,
+    concealed_premiums=concealed_premiums,
 )

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from anotador.rules.paths import join
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
-from anotador.rules.reading import join
 from anotador.rules.variant import END_REASONS
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import InputField
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 
@@ -128,10 +129,11 @@ def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
         problems += check_red_threes(rules, hand)
     problems += rules.variant.check_hand(rules, hand)
     cheapest = rules.variant.cheapest_canastas
+    table = rules.variant.name_of(Role.TABLE_POINTS)
     for index, side in enumerate(hand.sides):
         minimum = sum(points * side[kind] for kind, points in cheapest.items())
-        if side["table_points"] < minimum:
-            path = f"sides[{index}].table_points"
+        if side[table] < minimum:
+            path = f"sides[{index}].{table}"
             params = {"minimum": minimum}
             problems.append(Problem(path, "table_points_low_for_canastas", params, "warning"))
     return problems
@@ -144,18 +146,20 @@ def check_closer(rules: Rules, hand: HandInput) -> list[Problem]:
     if hand.end != "closed" and hand.closer is not None:
         return [Problem("closer", "closer_not_allowed")]
     closer = hand.closer
-    if closer is not None and rules.layout.individual and hand.sides[closer]["hand_points"]:
-        return [Problem(f"sides[{hand.closer}].hand_points", "closer_holds_cards")]
+    held = rules.variant.name_of(Role.HAND_POINTS)
+    if closer is not None and rules.layout.individual and hand.sides[closer][held]:
+        return [Problem(f"sides[{hand.closer}].{held}", "closer_holds_cards")]
     return []
 
 
 def check_openings(rules: Rules, hand: HandInput) -> list[Problem]:
     """V3: no canasta and no going out without melding; a meld is worth at least 15."""
     problems = []
+    table = rules.variant.name_of(Role.TABLE_POINTS)
     for index, side in enumerate(hand.sides):
-        table_points = side["table_points"]
+        table_points = side[table]
         if 0 < table_points < MIN_MELD_POINTS:
-            problems.append(Problem(f"sides[{index}].table_points", "table_points_below_meld"))
+            problems.append(Problem(f"sides[{index}].{table}", "table_points_below_meld"))
         if table_points:
             continue
         for kind in rules.variant.canasta_fields:
@@ -170,12 +174,13 @@ def check_red_threes(rules: Rules, hand: HandInput) -> list[Problem]:
     """V6: at most two red threes per deck, for each side and for the whole table."""
     maximum = 2 * rules.decks
     params = {"maximum": maximum, "decks": rules.decks}
+    red = rules.variant.name_of(Role.RED_THREES)
     problems = [
-        Problem(f"sides[{index}].red_threes", "too_many_red_threes", params)
+        Problem(f"sides[{index}].{red}", "too_many_red_threes", params)
         for index, side in enumerate(hand.sides)
-        if side["red_threes"] > maximum
+        if side[red] > maximum
     ]
-    found = sum(side["red_threes"] for side in hand.sides)
+    found = sum(side[red] for side in hand.sides)
     if not problems and found > maximum:
         params = {"found": found, "maximum": maximum}
         problems.append(Problem("sides", "too_many_red_threes_total", params))

@@ -9,9 +9,9 @@ from typing import Any
 from anotador.rules.hands import read_hand
 from anotador.rules.match import Match
 from anotador.rules.match import SideInfo
+from anotador.rules.paths import join
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
-from anotador.rules.reading import join
 from anotador.rules.scoring import score_match
 from anotador.rules.text import MAX_NAME
 from anotador.rules.text import MAX_NOTES
@@ -38,6 +38,7 @@ DOCUMENT_KEYS = (
     "notes",
     "abandoned",
 )
+SIDE_KEYS = ("name", "players")
 
 
 def parse_json(text: str | bytes) -> tuple[object, list[Problem]]:
@@ -122,7 +123,7 @@ def read_side_infos(reader: Reader, rules: Rules, raw: object) -> tuple[SideInfo
     sides = []
     for index, entry in enumerate(raw):
         path = join("sides", index)
-        side = reader.mapping(entry, path, ("name", "players"))
+        side = reader.mapping(entry, path, SIDE_KEYS)
         if side is None:
             continue
         if "name" not in side:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
+from anotador.rules.paths import join
 from anotador.rules.problems import Problem
 from anotador.rules.text import MAX_TEXT
 from anotador.rules.text import TextRefused
@@ -13,14 +13,6 @@ from anotador.rules.text import read_text
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import InputField
-
-
-def join(base: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{base}[{key}]"
-    if not key.isidentifier():
-        key = json.dumps(key)  # a key from the input: quoted, so a path stays on one line
-    return f"{base}.{key}" if base else key
 
 
 def is_int(value: object) -> bool:

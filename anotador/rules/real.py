@@ -10,6 +10,8 @@ from anotador.rules.variant import HandInput
 from anotador.rules.variant import InputField
 from anotador.rules.variant import LayoutDefaults
 from anotador.rules.variant import OptionSpec
+from anotador.rules.variant import Reference
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
@@ -36,16 +38,19 @@ CHEAPEST_CANASTAS = {"limpia": 45, "sucia": 45, "de_mil": 125, "de_500": 110}
 
 OPTIONS = (OptionSpec("canasta_de_500", "bool", False),)
 SIDE_FIELDS = (
-    InputField("limpia", "count"),
-    InputField("sucia", "count"),
-    InputField("de_mil", "count"),
-    InputField("de_500", "count", enabled_by="canasta_de_500"),
-    InputField("table_points", "points"),
-    InputField("hand_points", "points"),
-    InputField("muerto", "choice", "taken", MUERTO_STATES),
-    InputField("adjustment", "signed_points"),
-    InputField("adjustment_note", "text", ""),
+    InputField("limpia", "count", role=Role.CLEAN_CANASTAS),
+    InputField("sucia", "count", role=Role.DIRTY_CANASTAS),
+    InputField("de_mil", "count", role=Role.CLEAN_CANASTAS),
+    InputField("de_500", "count", enabled_by="canasta_de_500", role=Role.CLEAN_CANASTAS),
+    InputField("table_points", "points", role=Role.TABLE_POINTS),
+    InputField("hand_points", "points", role=Role.HAND_POINTS),
+    # The demo data's closer keeps the default (taken); others sometimes the second choice.
+    InputField("muerto", "choice", "taken", MUERTO_STATES, role=Role.STATE),
+    InputField("adjustment", "signed_points", role=Role.ADJUSTMENT),
+    InputField("adjustment_note", "text", "", role=Role.ADJUSTMENT_NOTE),
 )
+PARTS = ("canastas", "table", "closing", "muerto", "hand", "adjustment")
+TYPICAL_LAYOUTS = {"4p": 5}
 
 
 def score_side(
@@ -60,6 +65,16 @@ def score_side(
         "hand": -side["hand_points"],
     }
     return parts
+
+
+def reference(rules: Rules) -> Reference:
+    """The blank sheet's reference box: the canastas this match's options allow."""
+    allowed = {spec.name for spec in rules.side_fields()}
+    return Reference(
+        canastas=tuple((kind, bonus) for kind, bonus in CANASTA_BONUS.items() if kind in allowed),
+        closing=(("final_close", CLOSING), ("muerto_not_taken", -MUERTO_PENALTY)),
+        notes=(("needs_clean_canasta", {}),),
+    )
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
@@ -91,6 +106,8 @@ VARIANT = Variant(
     check_hand=check_hand,
     cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=None,
+    parts=PARTS,
+    reference=reference,
     fixed_decks=2,
-    has_red_threes=False,
+    typical_layouts=TYPICAL_LAYOUTS,
 )

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from anotador.rules.match import Match
 from anotador.rules.problems import Problem
 from anotador.rules.variant import HandInput
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 
 
@@ -57,8 +58,9 @@ def side_breakdown(rules: Rules, hand: HandInput, index: int) -> dict[str, int]:
     """One side's parts: the variant's formula, then the manual adjustment every variant has."""
     side = hand.sides[index]
     parts = rules.variant.score_side(rules, side, index == hand.closer, hand.details)
-    if side["adjustment"]:
-        parts["adjustment"] = side["adjustment"]
+    adjustment = side[rules.variant.name_of(Role.ADJUSTMENT)]
+    if adjustment:
+        parts["adjustment"] = adjustment
     return parts
 
 

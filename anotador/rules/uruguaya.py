@@ -11,6 +11,8 @@ from anotador.rules.variant import InputField
 from anotador.rules.variant import LayoutDefaults
 from anotador.rules.variant import Options
 from anotador.rules.variant import OptionSpec
+from anotador.rules.variant import Reference
+from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
@@ -68,20 +70,30 @@ OPTIONS = (
 )
 
 SIDE_FIELDS = (
-    InputField("clean", "count"),
-    InputField("dirty", "count"),
-    InputField("table_points", "points"),
-    InputField("hand_points", "points"),
-    InputField("red_threes", "count"),
-    InputField("aces_clean", "count", enabled_by="aces_canasta_bonus"),
-    InputField("aces_dirty", "count", enabled_by="aces_canasta_bonus"),
-    InputField("wild_canastas", "count", enabled_by="wild_canasta"),
-    InputField("black_threes_in_hand", "count", enabled_by="black_three_in_hand"),
-    InputField("adjustment", "signed_points"),
-    InputField("adjustment_note", "text", ""),
+    InputField("clean", "count", role=Role.CLEAN_CANASTAS),
+    InputField("dirty", "count", role=Role.DIRTY_CANASTAS),
+    InputField("table_points", "points", role=Role.TABLE_POINTS),
+    InputField("hand_points", "points", role=Role.HAND_POINTS),
+    InputField("red_threes", "count", role=Role.RED_THREES),
+    InputField("aces_clean", "count", enabled_by="aces_canasta_bonus", role=Role.INCLUDED_CANASTAS),
+    InputField("aces_dirty", "count", enabled_by="aces_canasta_bonus", role=Role.INCLUDED_CANASTAS),
+    InputField("wild_canastas", "count", enabled_by="wild_canasta", role=Role.OTHER_CANASTAS),
+    InputField(
+        "black_threes_in_hand",
+        "count",
+        enabled_by="black_three_in_hand",
+        role=Role.CARDS_IN_HAND,
+        card="black_three",
+    ),
+    InputField("adjustment", "signed_points", role=Role.ADJUSTMENT),
+    InputField("adjustment_note", "text", "", role=Role.ADJUSTMENT_NOTE),
 )
-HAND_FIELDS = (InputField("concealed", "flag", False),)
+HAND_FIELDS = (InputField("concealed", "flag", False, role=Role.CONCEALED),)
 CANASTA_FIELDS = ("clean", "dirty", "wild_canastas")
+# The parts of a side's score, in the order a sheet's columns show them.
+PARTS = ("canastas", "table", "red_threes", "closing", "hand", "black_threes_in_hand", "adjustment")
+# How often tables play each layout, for demo data (weighed against the other variants').
+TYPICAL_LAYOUTS = {"4p": 60, "2p": 8, "3p": 5, "6p-3x2": 3}
 
 
 def completed_canastas(side: SideInput) -> int:
@@ -155,6 +167,19 @@ def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
     return problems
 
 
+def reference(rules: Rules) -> Reference:
+    """The blank sheet's reference box (shared with `classic`)."""
+    return Reference(
+        canastas=(("clean", CLEAN_CANASTA), ("dirty", DIRTY_CANASTA)),
+        closing=(("closing", CLOSING), ("concealed_closing", CONCEALED_CLOSING)),
+        red_threes=RED_THREES[rules.decks][1:],
+        notes=(
+            ("red_threes_minus_unmelded", {}),
+            ("canastas_to_close", {"count": rules.canastas_to_close}),
+        ),
+    )
+
+
 def opening_brackets(rules: Rules) -> tuple[tuple[float, int], ...]:
     """§2.7: below each bound, the minimum on its right."""
     return (
@@ -178,4 +203,7 @@ VARIANT = Variant(
     check_hand=check_hand,
     cheapest_canastas=CHEAPEST_CANASTAS,
     opening_brackets=opening_brackets,
+    parts=PARTS,
+    reference=reference,
+    typical_layouts=TYPICAL_LAYOUTS,
 )

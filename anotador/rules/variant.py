@@ -1,8 +1,12 @@
 """The shape every variant shares: its settings, its per-hand inputs and its hooks.
 
-A variant is data (layout defaults, options, input fields, card values) plus a few small
-functions (score one side, the opening-minimum brackets, the variant's own checks). Adding a
-variant means writing one module that builds a ``Variant``; nothing else changes.
+A variant is data (layout defaults, options, input fields, card values, the parts of a score,
+adjustment presets) plus a few small functions (score one side, the opening-minimum brackets,
+the variant's own checks, its blank sheet's reference box). Each input field has a
+:class:`Role`, so the rest of the app asks for "the red threes" or "the clean canastas"
+instead of a variant's own field names. Adding a variant means writing one module that builds
+a ``Variant`` and registering it (``variants.VARIANTS``), plus its words in the label table and
+the catalogs; nothing else changes.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from enum import StrEnum
+from functools import cached_property
 from typing import Any
 from typing import Literal
 
@@ -64,12 +70,45 @@ class LayoutDefaults:
     canastas_to_close: int | None = None
 
 
+class Role(StrEnum):
+    """What an input field is, whatever a variant calls it: statistics, the demo, the hand
+    form, the match page and the printed sheet ask for a role, never for a field's name."""
+
+    #: Canastas counted as clean (pure, limpia, aces pure...) in the statistics.
+    CLEAN_CANASTAS = "clean_canastas"
+    #: Canastas counted as dirty (impure, sucia...).
+    DIRTY_CANASTAS = "dirty_canastas"
+    #: Canastas of another kind (wild cards, pinelle...): neither clean nor dirty.
+    OTHER_CANASTAS = "other_canastas"
+    #: Canastas also counted in another canasta field (uruguaya's aces canastas).
+    INCLUDED_CANASTAS = "included_canastas"
+    #: How many red threes the side laid down.
+    RED_THREES = "red_three_count"
+    #: The card points the side melded on the table.
+    TABLE_POINTS = "table_card_points"
+    #: The card points left in the side's hands.
+    HAND_POINTS = "hand_card_points"
+    #: Cards of one kind (``InputField.card``) left in hand and priced apart.
+    CARDS_IN_HAND = "cards_left_in_hand"
+    #: Something else the side declares that earns a premium (a flag or a count).
+    PREMIUM = "premium"
+    #: A state of the side, one of the field's choices (the muerto).
+    STATE = "side_state"
+    #: The manual adjustment (+/-) every variant has, and the reason for it.
+    ADJUSTMENT = "adjustment_points"
+    ADJUSTMENT_NOTE = "adjustment_reason"
+    #: A hand field: the closer went out concealed (a flag), or how (a choice).
+    CONCEALED = "concealed_close"
+
+
 @dataclass(frozen=True, slots=True)
 class InputField:
     """One thing the table declares per side (or per hand) after a hand.
 
     ``enabled_by`` names the option that must be on for the field to exist (``None``: always);
-    ``enabled`` decides it from the options when that is more than one switch.
+    ``enabled`` decides it from the options when that is more than one switch. ``role`` says
+    what the field is (:class:`Role`); ``card`` names the card kind a ``CARDS_IN_HAND`` field
+    counts (the card calculator leaves that kind out of the hand's points).
     """
 
     name: str
@@ -79,6 +118,8 @@ class InputField:
     enabled_by: str | None = None
     enabled: Callable[[Options], bool] | None = None
     nullable: bool = False
+    role: Role = field(kw_only=True)
+    card: str | None = field(default=None, kw_only=True)
 
     def is_enabled(self, options: Options) -> bool:
         if self.enabled is not None:
@@ -96,9 +137,36 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """The figures a blank sheet prints for the table to look up, as language-neutral keys
+    (the label table words them): canasta bonuses by canasta field name, closing rows and notes
+    by reference key (a note's params fill its sentence), red-three values from one up."""
+
+    canastas: tuple[tuple[str, int], ...] = ()
+    closing: tuple[tuple[str, int], ...] = ()
+    red_threes: tuple[int, ...] = ()
+    notes: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+
+
+def no_reference(rules: Rules) -> Reference:
+    return Reference()
+
+
+def no_premiums(options: Options) -> Mapping[str, int]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Variant:
-    """One rule set: its data and the few functions that differ between variants."""
+    """One rule set: its data and the few functions that differ between variants.
+
+    ``parts`` names every part ``score_side`` may return, plus ``adjustment``, in the order a
+    sheet's columns show them. ``typical_layouts`` weighs how often tables play each layout
+    (for demo data). ``adjustment_presets`` are named penalties the hand form offers to add to
+    the adjustment; ``concealed_premiums`` what each choice of a ``CONCEALED`` choice field
+    adds to going out, under the given options.
+    """
 
     name: str
     layouts: Mapping[str, LayoutDefaults]
@@ -112,15 +180,54 @@ class Variant:
     # The least card content of each kind of canasta, for the soft check on table points.
     cheapest_canastas: Mapping[str, int]
     opening_brackets: Callable[[Rules], tuple[tuple[float, int], ...]] | None
+    parts: tuple[str, ...]
+    reference: Callable[[Rules], Reference] = no_reference
     fixed_decks: int | None = None
-    has_red_threes: bool = True
+    typical_layouts: Mapping[str, int] = field(default_factory=dict)
+    adjustment_presets: Mapping[str, int] = field(default_factory=dict)
+    concealed_premiums: Callable[[Options], Mapping[str, int]] = no_premiums
 
     @property
     def has_canastas_to_close(self) -> bool:
         return any(d.canastas_to_close is not None for d in self.layouts.values())
 
+    @property
+    def has_red_threes(self) -> bool:
+        return Role.RED_THREES in self.roles
+
     def option(self, name: str) -> OptionSpec | None:
         return next((spec for spec in self.options if spec.name == name), None)
+
+    @cached_property
+    def roles(self) -> Mapping[Role, tuple[InputField, ...]]:
+        """The side fields of each role, in order (hand fields: :attr:`hand_roles`)."""
+        return by_role(self.side_fields)
+
+    @cached_property
+    def hand_roles(self) -> Mapping[Role, tuple[InputField, ...]]:
+        return by_role(self.hand_fields)
+
+    def name_of(self, role: Role) -> str:
+        """The name of the (first) side field with ``role``; KeyError when it has none."""
+        return self.roles[role][0].name
+
+    def concealed_kind(self, details: Mapping[str, Any]) -> str | None:
+        """How the closer went out when not plainly: the name of a ``CONCEALED`` flag that is
+        set, or the choice made in a ``CONCEALED`` choice field; None for a plain close."""
+        for spec in self.hand_roles.get(Role.CONCEALED, ()):
+            value = details.get(spec.name)
+            if spec.kind == "flag" and value:
+                return spec.name
+            if spec.kind == "choice" and value is not None:
+                return str(value)
+        return None
+
+
+def by_role(fields: tuple[InputField, ...]) -> dict[Role, tuple[InputField, ...]]:
+    found: dict[Role, tuple[InputField, ...]] = {}
+    for spec in fields:
+        found[spec.role] = (*found.get(spec.role, ()), spec)
+    return found
 
 
 @dataclass(frozen=True)
@@ -144,6 +251,14 @@ class Rules:
     def hand_fields(self) -> tuple[InputField, ...]:
         """The per-hand inputs (besides end and closer) that exist under these options."""
         return tuple(f for f in self.variant.hand_fields if f.is_enabled(self.options))
+
+    def fields_with(self, role: Role) -> tuple[InputField, ...]:
+        """The per-side inputs with ``role`` that exist under these options."""
+        return tuple(f for f in self.variant.roles.get(role, ()) if f.is_enabled(self.options))
+
+    def field_with(self, role: Role) -> InputField | None:
+        """The first per-side input with ``role`` under these options (None: there is none)."""
+        return next(iter(self.fields_with(role)), None)
 
     def settings(self) -> dict[str, Any]:
         """Every setting, as the match file's ``options`` object writes it."""

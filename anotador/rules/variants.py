@@ -9,10 +9,10 @@ from anotador.rules import canastone
 from anotador.rules import classic
 from anotador.rules import real
 from anotador.rules import uruguaya
+from anotador.rules.paths import join
 from anotador.rules.problems import InvalidInput
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
-from anotador.rules.reading import join
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import MAX_TARGET
 from anotador.rules.variant import TIE_POLICIES
