@@ -16,6 +16,9 @@ from typing import Any
 
 import click
 
+from anotador.rules.variant import LAYOUTS
+from anotador.rules.variants import VARIANTS
+
 if TYPE_CHECKING:
     from anotador.rules import Match
 
@@ -137,9 +140,15 @@ def sheet(file: str, output: str, paper: str, lang: str) -> None:
     write_pdf(output, render_match_sheet(game, score_match(game), paper=paper, lang=lang))
 
 
+def either(names: Any) -> str:
+    """``a, b or c.``: the names a help text offers."""
+    *first, last = [str(name) for name in names]
+    return f"{', '.join(first)} or {last}." if first else f"{last}."
+
+
 @main.command()
-@click.option("--variant", required=True, help="uruguaya, classic, canastone or real.")
-@click.option("--layout", required=True, help="2p, 3p, 4p, 6p-3x2 or 6p-2x3.")
+@click.option("--variant", required=True, help=either(VARIANTS))
+@click.option("--layout", required=True, help=either(LAYOUTS))
 @click.option("--target", type=int, help="Points to play to (default: the variant's).")
 @click.option("--lang", type=click.Choice(["es", "en", "it"]), default="es", show_default=True)
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)

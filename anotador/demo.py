@@ -17,6 +17,7 @@ from anotador import bulk
 from anotador import rules
 from anotador.extensions import db
 from anotador.models import name_key
+from anotador.rules import Role
 from anotador.services.documents import content_hash
 
 FIRST_NAMES = (
@@ -37,24 +38,12 @@ SURNAMES = (
 GROUP_SIZE = 8  # the regulars of one table: a group plays about MATCHES_PER_GROUP matches
 MATCHES_PER_GROUP = 200
 BATCH = 1000
-# (variant, layout, weight)
-SETUPS = (
-    ("uruguaya", "4p", 60),
-    ("uruguaya", "2p", 8),
-    ("uruguaya", "3p", 5),
-    ("uruguaya", "6p-3x2", 3),
-    ("classic", "4p", 10),
-    ("classic", "2p", 3),
-    ("canastone", "4p", 6),
-    ("real", "4p", 5),
+# (variant, layout, weight): how often tables play each, from the variants' own data.
+SETUPS = tuple(
+    (name, layout, weight)
+    for name, variant in rules.VARIANTS.items()
+    for layout, weight in variant.typical_layouts.items()
 )
-# Per variant: the clean and the dirty canasta field, and whether it has red threes.
-KINDS = {
-    "uruguaya": ("clean", "dirty", True),
-    "classic": ("clean", "dirty", True),
-    "canastone": ("pure", "impure", True),
-    "real": ("limpia", "sucia", False),
-}
 MAX_HANDS = 60
 
 
@@ -80,8 +69,17 @@ def ensure_players(names: list[str]) -> list[int]:
 
 
 def random_hand(game: rules.Rules, rng: random.Random, closer: int | None) -> dict[str, Any]:
-    """One plausible hand: the closer holds canastas; counts and points respect the rules."""
-    clean_key, dirty_key, red = KINDS[game.variant.name]
+    """One plausible hand: the closer holds canastas; counts and points respect the rules.
+
+    The inputs are found by their roles: the first clean and dirty canasta fields, the points,
+    the red threes (when the variant has them) and any side state (the closer keeps its
+    default, the others mostly too, else its second choice)."""
+    clean_key, dirty_key, table_key, hand_key = (
+        game.variant.name_of(role)
+        for role in (Role.CLEAN_CANASTAS, Role.DIRTY_CANASTAS, Role.TABLE_POINTS, Role.HAND_POINTS)
+    )
+    red = game.field_with(Role.RED_THREES)
+    states = game.fields_with(Role.STATE)
     red_left = 2 * game.decks
     sides = []
     for index in range(game.layout.sides):
@@ -94,17 +92,18 @@ def random_hand(game: rules.Rules, rng: random.Random, closer: int | None) -> di
             else:
                 clean, dirty = rng.choice((0, 0, 0, 1, 1, 2)), rng.choice((0, 0, 1, 1, 2))
             side[clean_key], side[dirty_key] = clean, dirty
-            side["table_points"] = 60 * clean + 70 * dirty + 5 * rng.randrange(3, 40)
+            side[table_key] = 60 * clean + 70 * dirty + 5 * rng.randrange(3, 40)
         holds = 0 if index == closer and game.layout.individual else 1
         if index == closer:
-            side["hand_points"] = holds * 5 * rng.choice((0, 0, 0, 2, 5, 10, 20))
+            side[hand_key] = holds * 5 * rng.choice((0, 0, 0, 2, 5, 10, 20))
         else:
-            side["hand_points"] = 5 * rng.randrange(2, 50 if opened else 80)
-        if red and red_left:
+            side[hand_key] = 5 * rng.randrange(2, 50 if opened else 80)
+        if red is not None and red_left:
             threes = min(red_left, rng.choice((0, 0, 0, 1, 1, 2)))
-            side["red_threes"], red_left = threes, red_left - threes
-        if game.variant.name == "real":
-            side["muerto"] = "taken" if index == closer or rng.random() < 0.8 else "not_taken"
+            side[red.name], red_left = threes, red_left - threes
+        for state in states:
+            kept = index == closer or rng.random() < 0.8
+            side[state.name] = state.default if kept else state.choices[1]
         sides.append(side)
     end = "closed" if closer is not None else "stock_out"
     return {"end": end, "closer": closer, "sides": sides}

@@ -12,20 +12,16 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from anotador import labels
 from anotador import services
 from anotador.extensions import db
 from anotador.views.history import problem_line
 
-#: Status code -> (title, message) shown on the error page, in the user's language.
+#: Status code -> (title, message) shown on the error page, in the user's language (the words
+#: are the label table's).
 MESSAGES: dict[int, tuple[LazyString, LazyString]] = {
-    400: (
-        _l("Invalid request"),
-        _l("We could not understand what was sent; check the data and try again."),
-    ),
-    404: (_l("Page not found"), _l("The page you are looking for does not exist or was moved.")),
-    405: (_l("Action not allowed"), _l("That action cannot be done on this page.")),
-    413: (_l("Upload too large"), _l("What was sent is too large to process.")),
-    500: (_l("Internal error"), _l("Something went wrong on our side; try again in a moment.")),
+    code: (labels.lazy("error_title", code), labels.lazy("error_message", code))
+    for code in labels.WORDS["error_title"]
 }
 
 CSRF_MESSAGE = _l("The session expired or the form is not valid; try again.")

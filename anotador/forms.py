@@ -7,7 +7,6 @@ belongs to, so each problem is shown next to what caused it.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask_babel import gettext
@@ -31,7 +30,7 @@ from anotador.rules import variant_defaults
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
 
-DEFAULT_VARIANT = "uruguaya"
+DEFAULT_VARIANT = rules.DEFAULT_VARIANT
 DEFAULT_LAYOUT = "4p"
 MAX_SIDES = max(layout.sides for layout in LAYOUTS.values())
 MAX_PLAYERS = max(layout.players_per_side for layout in LAYOUTS.values())
@@ -260,21 +259,26 @@ def form_to_spec(kind: str, choices: tuple, field: Field, errors: dict[str, str]
 
 def field_for_path(path: str, variant: object, individual: bool) -> str | None:
     """The form field an engine problem at ``path`` belongs to (None: the whole form)."""
-    if path in ("variant", "layout"):
-        return path
-    if path.startswith("options."):
-        option = path.removeprefix("options.")
-        if option in COMMON_OPTIONS:
-            return option
-        if isinstance(variant, str) and variant in VARIANTS and VARIANTS[variant].option(option):
-            return option_field_name(variant, option)
-        return None
-    if found := re.fullmatch(r"sides\[(\d+)\](?:\.name)?", path):
-        return f"side_{found[1]}"
-    if found := re.fullmatch(r"sides\[(\d+)\]\.players\[(\d+)\]", path):
-        return f"side_{found[1]}" if individual else f"player_{found[1]}_{found[2]}"
-    if found := re.fullmatch(r"start_scores\[(\d+)\]", path):
-        return f"start_{found[1]}"
+    segments = rules.parse_path(path)
+    match segments:
+        case ((("variant" | "layout") as key, None),):
+            return key
+        case (("options", None), (option, None)):
+            if option in COMMON_OPTIONS:
+                return option
+            if (
+                isinstance(variant, str)
+                and variant in VARIANTS
+                and VARIANTS[variant].option(option)
+            ):
+                return option_field_name(variant, option)
+            return None
+        case (("sides", int(side)),) | (("sides", int(side)), ("name", None)):
+            return f"side_{side}"
+        case (("sides", int(side)), ("players", int(index))):
+            return f"side_{side}" if individual else f"player_{side}_{index}"
+        case (("start_scores", int(side)),):
+            return f"start_{side}"
     return None
 
 

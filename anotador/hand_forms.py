@@ -1,14 +1,15 @@
 """The hand form: built per match from the variant's input fields.
 
-Field names are flat so the engine's problem paths map onto them directly:
-``closer``, ``concealed``, ``concealed_kind``, ``note`` for the hand, ``s<i>_<field>`` for
-side ``i`` (``sides[1].red_threes`` -> ``s1_red_threes``), and ``s<i>_t_<card>`` /
-``s<i>_h_<card>`` for the card calculator's table and hand counts.
+Field names are flat so the engine's problem paths map onto them directly: ``closer``,
+``note`` and the variant's hand fields by their names for the hand, ``s<i>_<field>`` for side
+``i`` (``sides[1].<field>`` -> ``s1_<field>``), and ``s<i>_t_<card>`` / ``s<i>_h_<card>`` for the
+card calculator's table and hand counts. The form finds the points, the adjustment and the
+concealed close by their roles (:class:`anotador.rules.Role`), and its words in
+:mod:`anotador.labels`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,10 +26,10 @@ from wtforms import validators
 from wtforms.fields.choices import SelectChoice
 
 from anotador import inputs
+from anotador import labels
 from anotador import rules
 from anotador.i18n import problem_message
-from anotador.rules.canastone import IRREGULARITY_PENALTIES
-from anotador.rules.classic import CONCEALED_PREMIUMS
+from anotador.rules import Role
 from anotador.rules.text import MAX_TEXT
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
@@ -37,59 +38,6 @@ from anotador.rules.variant import InputField
 MAX_CARDS = 48
 NOBODY = "none"
 
-FIELD_LABELS = {
-    "clean": _l("Clean canastas"),
-    "dirty": _l("Dirty canastas"),
-    "table_points": _l("Points on the table"),
-    "hand_points": _l("Points in hand"),
-    "red_threes": _l("Red threes"),
-    "aces_clean": _l("Clean aces canastas"),
-    "aces_dirty": _l("Dirty aces canastas"),
-    "wild_canastas": _l("Wild-card canastas"),
-    "black_threes_in_hand": _l("Black threes in hand"),
-    "four_black_threes_out": _l("Went out melding the four black threes"),
-    "adjustment": _l("Adjustment (+/−)"),
-    "adjustment_note": _l("Reason for the adjustment"),
-    "pure": _l("Pure canastas"),
-    "impure": _l("Impure canastas"),
-    "aces_pure": _l("Pure aces canastas"),
-    "aces_impure": _l("Impure aces canastas"),
-    "mixed_wild": _l("Mixed wild canastas"),
-    "pinelle": _l("Canastas of twos"),
-    "six_jokers": _l("Six-jokers canastas"),
-    "limpia": _l("Clean canastas"),
-    "sucia": _l("Dirty canastas"),
-    "de_mil": _l("Ace-to-ace canastas (de mil)"),
-    "de_500": _l("Ace-to-king canastas (de 500)"),
-    "muerto": _l("Muerto"),
-}
-CHOICE_LABELS = {
-    "taken": _l("Taken"),
-    "not_taken": _l("Not taken"),
-    "taken_unused": _l("Taken, not used"),
-    "first_turn_alone": _l("On the first turn, without the partner's melds"),
-    "first_turn_with_partner": _l("On the first turn, using the partner's melds"),
-    "later_alone": _l("Later, without the partner's melds"),
-    "later_with_partner": _l("Later, using the partner's melds"),
-}
-CARD_LABELS = {
-    "joker": _l("Jokers"),
-    "two": _l("Twos"),
-    "ace": _l("Aces"),
-    "eight_to_king": _l("8 to K"),
-    "four_to_seven": _l("4 to 7"),
-    "three_to_seven": _l("3 to 7"),
-    "black_three": _l("Black threes"),
-}
-PENALTY_LABELS = {
-    "stock_out_of_turn_repairable": _l("Drew from the stock out of turn (repaired)"),
-    "stock_out_of_turn": _l("Drew from the stock out of turn"),
-    "too_many_cards_drawn": _l("Drew too many cards"),
-    "pile_taken_without_right": _l("Took the pile without the right to it"),
-    "meld_in_opponent_turn": _l("Melded in an opponent's turn"),
-    "meld_in_partner_turn": _l("Melded in the partner's turn"),
-    "red_three_in_hand": _l("Red three left in hand"),
-}
 #: Beyond any field's range: the field's own validator then says which range applies.
 MAX_NUMBER = 10**9
 
@@ -119,7 +67,7 @@ def number_field(label: Any, minimum: int, maximum: int, kind: str) -> WholeNumb
 
 
 def side_field(spec: InputField) -> Field:
-    label = FIELD_LABELS.get(spec.name, spec.name)
+    label = labels.lazy("field", spec.name)
     if spec.kind == "count":
         return number_field(label, 0, MAX_COUNT, "count")
     if spec.kind == "points":
@@ -131,7 +79,7 @@ def side_field(spec: InputField) -> Field:
     if spec.kind == "text":
         message = _l("At most %(max)d characters.")
         return StringField(label, [validators.Length(max=MAX_TEXT, message=message)])
-    choices = [SelectChoice(value, CHOICE_LABELS.get(value, value)) for value in spec.choices]
+    choices = [SelectChoice(value, labels.lazy("field_choice", value)) for value in spec.choices]
     message = _l("Choose one of the options.")
     return RadioField(
         label, [validators.InputRequired(message)], choices=choices, default=spec.default
@@ -168,12 +116,25 @@ class HandForm(FlaskForm):
         kinds = calculator_kinds(self.game_rules, where)
         return [self[f"s{index}_{where}_{kind}"] for kind in kinds]
 
+    def role_field(self, index: int, role: Role) -> Field:
+        """Side ``index``'s input with ``role`` (the points, the adjustment...)."""
+        spec = self.game_rules.field_with(role)
+        if spec is None:
+            raise KeyError(role)
+        return self[f"s{index}_{spec.name}"]
+
+    def calculator_target(self, index: int, where: str) -> Field:
+        """The points the card calculator fills: on the table (``t``) or in hand (``h``)."""
+        return self.role_field(index, Role.TABLE_POINTS if where == "t" else Role.HAND_POINTS)
+
+    def adjustment_fields(self, index: int) -> tuple[Field, Field]:
+        """Side ``index``'s adjustment and the reason for it."""
+        return self.role_field(index, Role.ADJUSTMENT), self.role_field(index, Role.ADJUSTMENT_NOTE)
+
     def penalties(self) -> dict[str, tuple[str, int]]:
-        if self.game_rules.variant.name != "canastone":
-            return {}
-        return {
-            key: (str(PENALTY_LABELS[key]), value) for key, value in IRREGULARITY_PENALTIES.items()
-        }
+        """The variant's adjustment presets: key -> (label, points)."""
+        presets = self.game_rules.variant.adjustment_presets
+        return {key: (labels.say("penalty", key), value) for key, value in presets.items()}
 
     # Reading and filling
 
@@ -218,7 +179,7 @@ class HandForm(FlaskForm):
 
     def calculate(self, index: int) -> None:
         """Fill side ``index``'s table and hand points from its card counts (no JS)."""
-        for where, target in (("t", "table_points"), ("h", "hand_points")):
+        for where in ("t", "h"):
             counts = {
                 field.name.rsplit(f"_{where}_", 1)[1]: field.data
                 for field in self.calculator(index, where)
@@ -226,18 +187,17 @@ class HandForm(FlaskForm):
             }
             if counts:
                 points = rules.card_points(self.game_rules.variant.name, counts)
-                self[f"s{index}_{target}"].data = points
-                self[f"s{index}_{target}"].raw_data = [str(points)]
+                target = self.calculator_target(index, where)
+                target.data, target.raw_data = points, [str(points)]
 
     def add_penalty(self, index: int, key: str) -> None:
-        """Add a Canastone irregularity penalty to side ``index``'s adjustment (no JS)."""
+        """Add one of the variant's penalties to side ``index``'s adjustment (no JS)."""
         if key not in self.penalties():
             return
         label, points = self.penalties()[key]
-        adjustment = self[f"s{index}_adjustment"]
+        adjustment, note = self.adjustment_fields(index)
         total = (adjustment.data if isinstance(adjustment.data, int) else 0) + points
         adjustment.data, adjustment.raw_data = total, [str(total)]
-        note = self[f"s{index}_adjustment_note"]
         text = f"{label} ({points})"
         note.data = f"{note.data.strip()}; {text}" if note.data and note.data.strip() else text
         note.raw_data = [note.data]
@@ -262,27 +222,27 @@ class HandForm(FlaskForm):
 
 
 def calculator_kinds(game_rules: rules.Rules, where: str) -> list[str]:
-    """The card kinds counted for the table (``t``) or the hand (``h``); black threes in
-    hand are their own count when the house option prices them at 100 each."""
+    """The card kinds counted for the table (``t``) or the hand (``h``); a kind left in hand
+    that the side declares apart (black threes priced at 100 each) is not counted in hand."""
     kinds = list(rules.card_kinds(game_rules.variant.name))
-    priced_apart = any(spec.name == "black_threes_in_hand" for spec in game_rules.side_fields())
-    if where == "h" and priced_apart:
-        kinds.remove("black_three")
+    if where == "h":
+        apart = {spec.card for spec in game_rules.fields_with(Role.CARDS_IN_HAND)}
+        kinds = [kind for kind in kinds if kind not in apart]
     return kinds
 
 
 def field_name(path: str) -> str:
-    """``sides[1].red_threes`` -> ``s1_red_threes``; ``end`` -> ``closer``; else the path."""
-    match = re.fullmatch(r"sides\[(\d+)\]\.(\w+)", path)
-    if match:
-        return f"s{match.group(1)}_{match.group(2)}"
+    """``sides[1].<field>`` -> ``s1_<field>``; ``end`` -> ``closer``; else the path."""
+    found = rules.side_field(path)
+    if found is not None:
+        return f"s{found[0]}_{found[1]}"
     return "closer" if path == "end" else path
 
 
 def hand_number_of(path: str) -> int | None:
     """A problem of another hand (``hands[4]``, e.g. a later hand after the end): its number."""
-    match = re.match(r"hands\[(\d+)\]", path)
-    return int(match.group(1)) + 1 if match else None
+    index = rules.hand_index(path)
+    return None if index is None else index + 1
 
 
 def closer_choices(side_names: Sequence[str]) -> list[SelectChoice]:
@@ -291,19 +251,19 @@ def closer_choices(side_names: Sequence[str]) -> list[SelectChoice]:
 
 
 def hand_field(spec: InputField, game_rules: rules.Rules) -> Field:
-    if spec.name == "concealed":
-        return BooleanField(_l("Went out “en mano” (concealed, in one go)"))
-    premiums = {**CONCEALED_PREMIUMS}
-    premiums["later_with_partner"] = game_rules.options.get("concealed_later_with_partner_value")
-    choices = [SelectChoice("", _l("Normal (not concealed)"))] + [
-        SelectChoice(kind, f"{CHOICE_LABELS[kind]} (+{premiums[kind]})") for kind in spec.choices
-    ]
-    return RadioField(
-        _l("How the closer went out"),
-        [validators.Optional()],
-        choices=choices,
-        default="",
-    )
+    """A hand-level input: a flag, or how the closer went out concealed (each way with what
+    it adds to going out)."""
+    label = labels.lazy("field", spec.name)
+    if spec.kind == "flag":
+        return BooleanField(label)
+    premiums = game_rules.variant.concealed_premiums(game_rules.options)
+    choices = [SelectChoice("", _l("Normal (not concealed)"))]
+    for kind in spec.choices:
+        word = labels.say("field_choice", kind)
+        choices.append(
+            SelectChoice(kind, f"{word} (+{premiums[kind]})" if kind in premiums else word)
+        )
+    return RadioField(label, [validators.Optional()], choices=choices, default="")
 
 
 def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any) -> HandForm:
@@ -326,7 +286,7 @@ def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any)
         for where in ("t", "h"):
             for kind in calculator_kinds(game_rules, where):
                 value = rules.card_kinds(game_rules.variant.name)[kind]
-                label = f"{CARD_LABELS.get(kind, kind)} ({value})"
+                label = f"{labels.say('card', kind)} ({value})"
                 field = number_field(label, 0, MAX_CARDS, "count")
                 field.kwargs["render_kw"] = {**field.kwargs["render_kw"], "data-value": value}
                 attrs[f"s{index}_{where}_{kind}"] = field

@@ -6,7 +6,6 @@ current language, so it runs inside a request (or a ``force_locale`` block).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
@@ -18,11 +17,11 @@ from anotador import labels
 from anotador.forms import default_side_names
 from anotador.i18n import problem_message
 from anotador.models import Match
+from anotador.rules import Role
 from anotador.rules import describe_variants
+from anotador.rules import hand_index
 from anotador.rules.variant import LAYOUTS
 from anotador.services.matches import Scored
-
-HAND_PATH = re.compile(r"hands\[(\d+)\]")
 
 
 @dataclass
@@ -65,9 +64,9 @@ class Sheet:
         words = Words.current()
         rows = [hand_row(game, n, hand, words) for n, hand in enumerate(score.hands, start=1)]
         for problem in score.warnings:
-            found = HAND_PATH.match(problem.path)
-            if found and int(found[1]) < len(rows):
-                rows[int(found[1])].warnings.append(problem_message(problem))
+            index = hand_index(problem.path)
+            if index is not None and index < len(rows):
+                rows[index].warnings.append(problem_message(problem))
         return rows
 
 
@@ -91,8 +90,8 @@ def build(scored: Scored) -> Sheet:
     count = len(score.hands)
     general = []
     for problem in score.warnings:
-        found = HAND_PATH.match(problem.path)
-        if not (found and int(found[1]) < count):
+        index = hand_index(problem.path)
+        if index is None or index >= count:
             general.append(problem_message(problem))
     kind, banner = result_banner(match, game, score, sides)
     return Sheet(
@@ -134,16 +133,17 @@ def hand_row(game: Any, number: int, hand: Any, words: Words) -> Row:
         [(words.parts.get(name, name), value) for name, value in side_breakdown(side)]
         for side in hand.sides
     ]
+    reason = game.rules.field_with(Role.ADJUSTMENT_NOTE)
     notes = [
-        f"{info.name}: {side.get('adjustment_note')}"
+        f"{info.name}: {side.get(reason.name)}"
         for info, side in zip(game.sides, inputs.sides, strict=True)
-        if side.get("adjustment_note")
+        if reason is not None and side.get(reason.name)
     ]
     if inputs.note:
         notes.append(inputs.note)
     if inputs.closer is None:
         ending = words.stock_out
-    elif inputs.details.get("concealed") or inputs.details.get("concealed_kind"):
+    elif game.rules.variant.concealed_kind(inputs.details) is not None:
         ending = words.went_out_concealed % {"side": game.sides[inputs.closer].name}
     else:
         ending = words.went_out % {"side": game.sides[inputs.closer].name}

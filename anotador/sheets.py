@@ -4,7 +4,8 @@ Jinja templates in ``templates/sheets/`` and ``static/css/sheet.css`` rendered b
 which is imported only when a sheet is drawn. Every file comes from disk (a filesystem
 ``base_url`` and a fetcher that refuses anything else), so rendering never touches the network.
 Figures come from the rules engine: scores from :func:`anotador.rules.score_match`, the blank
-sheet's reference box from the variant modules' own tables.
+sheet's reference box from the variant's own ``reference``; words from :mod:`anotador.labels`
+(their ``sheet`` forms), said in the sheet's language, not the request's.
 """
 
 from __future__ import annotations
@@ -30,9 +31,6 @@ from anotador import labels
 from anotador import rules
 from anotador.config import PROJECT_ROOT
 from anotador.config import TRANSLATIONS
-from anotador.rules import canastone
-from anotador.rules import real
-from anotador.rules import uruguaya
 from anotador.rules.variants import unknown_variant_problem
 
 LANGUAGES = ("es", "en", "it")
@@ -41,76 +39,6 @@ BLANK_HANDS = 20
 STYLESHEET = PROJECT_ROOT / "static" / "css" / "sheet.css"
 SIDE_COLORS = ("#1d4e9e", "#c0392b", "#1e7b34")
 SIDE_DASHES = ("", "7 3", "2 2.5")
-
-
-def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
-    return message
-
-
-# Parts of a hand's score, in the order the columns show them; unknown parts go last.
-PART_LABELS = {
-    "canastas": N_("Canastas"),
-    "many_canastas": N_("Bonus"),
-    "table": N_("Table"),
-    "red_threes": N_("Red 3s"),
-    "four_black_threes": N_("4 black 3s"),
-    "closing": N_("Closing"),
-    "muerto": N_("Muerto"),
-    "hand": N_("In hand"),
-    "black_threes_in_hand": N_("Black 3s"),
-    "adjustment": N_("Adjust."),
-}
-OPTION_LABELS = {
-    "decks": N_("decks"),
-    "canastas_to_close": N_("canastas to close"),
-    "tie": N_("tie"),
-    "preset": N_("preset"),
-    "red_threes_need_canasta": N_("red threes need a canasta"),
-    "min150_from": N_("150 from"),
-    "negative_opening": N_("opening below zero"),
-    "concealed_later_with_partner_value": N_("later concealed close with partner"),
-    "aces_canasta_bonus": N_("aces canasta bonus"),
-    "aces_clean_value": N_("clean aces canasta"),
-    "aces_dirty_value": N_("dirty aces canasta"),
-    "black_three_in_hand": N_("black three in hand"),
-    "wild_canasta": N_("wild canasta"),
-    "five_canasta_bonuses": N_("five-canasta bonuses"),
-    "two_pure_to_close": N_("two pure canastas to close"),
-    "wild_canastas_count_as_pure_impure": N_("wild canastas count as pure/impure"),
-    "canasta_de_500": N_("canasta de 500"),
-}
-VALUE_LABELS = {"extra_hand": N_("extra hand"), "shared": N_("shared win")}
-CLOSE_KINDS = {
-    "concealed": N_("concealed"),
-    "first_turn_alone": N_("concealed, first turn"),
-    "first_turn_with_partner": N_("concealed, first turn, with partner"),
-    "later_alone": N_("concealed, later"),
-    "later_with_partner": N_("concealed, later, with partner"),
-}
-CARD_LABELS = {
-    "joker": N_("Joker"),
-    "two": "2",
-    "ace": "A",
-    "eight_to_king": "8 – K",
-    "four_to_seven": "4 – 7",
-    "three_to_seven": "3 – 7",
-    "black_three": N_("Black 3"),
-}
-CANASTA_LABELS = {
-    "clean": N_("Clean canasta"),
-    "dirty": N_("Dirty canasta"),
-    "pure": N_("Pure canasta"),
-    "impure": N_("Impure canasta"),
-    "aces_pure": N_("Pure aces"),
-    "aces_impure": N_("Impure aces"),
-    "mixed_wild": N_("Jokers and pinelle"),
-    "pinelle": N_("Seven pinelle"),
-    "six_jokers": N_("Six jokers"),
-    "limpia": N_("Clean run"),
-    "sucia": N_("Dirty run"),
-    "de_mil": N_("Ace to ace (de mil)"),
-    "de_500": N_("Ace to king (de 500)"),
-}
 
 
 # Rendering
@@ -218,8 +146,8 @@ def number(value: int | None) -> str:
 
 def describe_rules(match_rules: rules.Rules) -> dict[str, Any]:
     return {
-        "variant": labels.label(labels.VARIANT_TITLES, match_rules.variant.name),
-        "layout": labels.label(labels.LAYOUTS, match_rules.layout.name),
+        "variant": labels.printed("variant", match_rules.variant.name),
+        "layout": labels.printed("layout", match_rules.layout.name),
         "target": match_rules.target,
         "decks": match_rules.decks,
         "canastas_to_close": match_rules.canastas_to_close,
@@ -239,8 +167,9 @@ def changed_options(match_rules: rules.Rules) -> list[str]:
         elif value is None:
             shown = "–"
         else:
-            shown = gettext(VALUE_LABELS[value]) if value in VALUE_LABELS else str(value)
-        changed.append(f"{gettext(OPTION_LABELS.get(name, name))}: {shown}")
+            shown = labels.printed("tie", value) if labels.word("tie", value) else str(value)
+        kind = "setting" if labels.word("setting", name) else "option"
+        changed.append(f"{labels.printed(kind, name)}: {shown}")
     return changed
 
 
@@ -254,18 +183,21 @@ def score_parts(match_rules: rules.Rules, score: rules.MatchScore | None = None)
     if not found:
         empty = {spec.name: spec.default for spec in match_rules.variant.side_fields}
         found = dict.fromkeys(match_rules.variant.score_side(match_rules, empty, True, {}))
-    order = list(PART_LABELS)
+    order = list(match_rules.variant.parts)
     return sorted(found, key=lambda part: order.index(part) if part in order else len(order))
 
 
 def closing_text(game: rules.Match, hand: rules.HandInput) -> str:
+    """Who went out, and how when it was concealed (the flag's word, or the way chosen)."""
     if hand.closer is None:
         return gettext("stock ran out")
-    kind = hand.details.get("concealed_kind")
-    if kind is None and hand.details.get("concealed"):
-        kind = "concealed"
+    variant = game.rules.variant
+    kind = variant.concealed_kind(hand.details)
     name = game.sides[hand.closer].name
-    return f"{name} ({gettext(CLOSE_KINDS[kind])})" if kind in CLOSE_KINDS else name
+    if kind is None:
+        return name
+    flags = {spec.name for spec in variant.hand_fields if spec.kind == "flag"}
+    return f"{name} ({labels.printed('field' if kind in flags else 'field_choice', kind)})"
 
 
 def match_context(game: rules.Match, score: rules.MatchScore) -> dict[str, Any]:
@@ -314,7 +246,7 @@ def match_context(game: rules.Match, score: rules.MatchScore) -> dict[str, Any]:
             {"name": side.name, "players": ", ".join(side.players), "color": SIDE_COLORS[i]}
             for i, side in enumerate(game.sides)
         ],
-        "parts": [gettext(PART_LABELS.get(part, part)) for part in parts],
+        "parts": [labels.printed("part", part) for part in parts],
         "start": list(game.start_scores) if any(game.start_scores) else None,
         "rows": rows,
         "totals": list(score.totals),
@@ -340,7 +272,7 @@ def blank_context(match_rules: rules.Rules) -> dict[str, Any]:
         "rules": describe_rules(match_rules),
         "sides": [{"color": SIDE_COLORS[i]} for i in range(count)],
         "players": match_rules.layout.players_per_side,
-        "parts": [gettext(PART_LABELS.get(p, p)) for p in score_parts(match_rules)],
+        "parts": [labels.printed("part", p) for p in score_parts(match_rules)],
         "hands": range(1, BLANK_HANDS + 1),
         "reference": reference(match_rules),
     }
@@ -382,58 +314,19 @@ def opening_table(match_rules: rules.Rules) -> list[tuple[str, int]] | None:
 
 
 def reference(match_rules: rules.Rules) -> dict[str, Any]:
+    """The variant's reference box (:class:`anotador.rules.Reference`), in words."""
     variant = match_rules.variant
-    box: dict[str, Any] = {
+    box = variant.reference(match_rules)
+    return {
         "opening": opening_table(match_rules),
         "cards": [
-            (gettext(CARD_LABELS.get(kind, kind)), value)
-            for kind, value in variant.card_values.items()
+            (labels.printed("card", kind), value) for kind, value in variant.card_values.items()
         ],
-        "canastas": [],
-        "closing": [],
-        "red_threes": None,
-        "notes": [],
+        "canastas": [(labels.printed("field", kind), value) for kind, value in box.canastas],
+        "closing": [(labels.printed("reference", key), value) for key, value in box.closing],
+        "red_three_values": list(enumerate(box.red_threes, start=1)) or None,
+        "notes": [labels.printed("reference", key).format(**params) for key, params in box.notes],
     }
-    if variant.name in ("uruguaya", "classic"):
-        box["canastas"] = [
-            (gettext(CANASTA_LABELS["clean"]), uruguaya.CLEAN_CANASTA),
-            (gettext(CANASTA_LABELS["dirty"]), uruguaya.DIRTY_CANASTA),
-        ]
-        box["closing"] = [
-            (gettext("Closing"), uruguaya.CLOSING),
-            (gettext("Concealed closing"), uruguaya.CONCEALED_CLOSING),
-        ]
-        box["red_threes"] = list(enumerate(uruguaya.RED_THREES[match_rules.decks]))[1:]
-        box["notes"] = [
-            gettext("Red threes count minus for a side that did not meld."),
-            gettext("Canastas to close: {count}").format(count=match_rules.canastas_to_close),
-        ]
-    elif variant.name == "canastone":
-        bonuses = canastone.CANASTA_BONUS
-        box["canastas"] = [(gettext(CANASTA_LABELS[k]), value) for k, value in bonuses.items()]
-        box["closing"] = [
-            (gettext("Closing"), canastone.CLOSING),
-            (gettext("Five canastas, pure and impure"), canastone.FIVE_CANASTAS),
-            (gettext("Five pure and one impure"), canastone.FIVE_PURE),
-        ]
-        box["red_threes"] = list(enumerate(canastone.RED_THREES))[1:]
-        box["notes"] = [
-            gettext(
-                "Red threes: + with pure and impure canastas, 0 with pure only, "
-                "− with impure only, −2× with no canasta."
-            ),
-            gettext("Cards in hand count double for a side that did not open."),
-        ]
-    elif variant.name == "real":
-        with_500 = match_rules.options.get("canasta_de_500")
-        kinds = [k for k in real.CANASTA_BONUS if k != "de_500" or with_500]
-        box["canastas"] = [(gettext(CANASTA_LABELS[k]), real.CANASTA_BONUS[k]) for k in kinds]
-        box["closing"] = [
-            (gettext("Final close"), real.CLOSING),
-            (gettext("Muerto not taken"), -real.MUERTO_PENALTY),
-        ]
-        box["notes"] = [gettext("Going out needs a clean canasta.")]
-    return box
 
 
 # The progression chart
@@ -516,7 +409,9 @@ def progression_chart(
 @functools.cache
 def _fingerprint() -> str:
     digest = hashlib.sha256()
-    files = [STYLESHEET, Path(__file__), *sorted((PROJECT_ROOT / "templates" / "sheets").glob("*"))]
+    files = [STYLESHEET, Path(__file__), Path(labels.__file__)]
+    files += sorted(Path(rules.__file__).parent.glob("*.py"))
+    files += sorted((PROJECT_ROOT / "templates" / "sheets").glob("*"))
     files += sorted(TRANSLATIONS.glob("*/LC_MESSAGES/*.mo"))
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes())

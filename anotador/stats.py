@@ -16,11 +16,7 @@ from dataclasses import dataclass
 from dataclasses import field
 
 from anotador import rules
-
-# Which per-side inputs are clean and dirty canastas in each variant (aces_clean is part
-# of clean; wild canastas are neither).
-CLEAN_FIELDS = ("clean", "pure", "aces_pure", "limpia", "de_mil", "de_500")
-DIRTY_FIELDS = ("dirty", "impure", "aces_impure", "sucia")
+from anotador.rules import Role
 
 Team = frozenset[int]
 
@@ -68,16 +64,24 @@ def summarize(
     score: rules.MatchScore,
     players: Sequence[Sequence[int]],
 ) -> MatchSummary:
-    """The summary of a match scored by the engine; ``players`` are the ids per side."""
+    """The summary of a match scored by the engine; ``players`` are the ids per side.
+
+    Clean and dirty canastas are the inputs with those roles (canastas also counted in another
+    field, and those of other kinds, are neither)."""
+    roles = game.rules.variant.roles
+    clean_fields, dirty_fields, red_fields = (
+        [spec.name for spec in roles.get(role, ())]
+        for role in (Role.CLEAN_CANASTAS, Role.DIRTY_CANASTAS, Role.RED_THREES)
+    )
     sides = []
     for index, info in enumerate(game.sides):
         hands = tuple(
             SideHand(
                 score=scored.sides[index].score,
                 closed=hand.closer == index,
-                clean=sum(hand.sides[index].get(name, 0) for name in CLEAN_FIELDS),
-                dirty=sum(hand.sides[index].get(name, 0) for name in DIRTY_FIELDS),
-                red_threes=hand.sides[index].get("red_threes", 0),
+                clean=sum(hand.sides[index].get(name, 0) for name in clean_fields),
+                dirty=sum(hand.sides[index].get(name, 0) for name in dirty_fields),
+                red_threes=sum(hand.sides[index].get(name, 0) for name in red_fields),
             )
             for hand, scored in zip(game.hands, score.hands, strict=True)
         )
@@ -146,7 +150,7 @@ def won(summary: MatchSummary, side: int) -> bool:
 
 def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
     """The figures of ``team`` over the matches (in date order) where it sat together."""
-    counts: Counter[str] = Counter()
+    matches = finished = wins = hands = points = closed = clean = dirty = red_threes = 0
     best: BestHand | None = None
     streak = longest = 0
     for summary in summaries:
@@ -154,22 +158,34 @@ def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
         if index is None:
             continue
         side = summary.sides[index]
-        counts["matches"] += 1
+        matches += 1
         if summary.finished:
-            counts["finished"] += 1
+            finished += 1
             streak = streak + 1 if won(summary, index) else 0
             longest = max(longest, streak)
-            counts["wins"] += won(summary, index)
+            wins += won(summary, index)
         for number, hand in enumerate(side.hands, start=1):
-            counts["hands"] += 1
-            counts["points"] += hand.score
-            counts["closed"] += hand.closed
-            counts["clean"] += hand.clean
-            counts["dirty"] += hand.dirty
-            counts["red_threes"] += hand.red_threes
+            hands += 1
+            points += hand.score
+            closed += hand.closed
+            clean += hand.clean
+            dirty += hand.dirty
+            red_threes += hand.red_threes
             if best is None or hand.score > best.score:
                 best = BestHand(hand.score, summary.match_id, number)
-    return Record(**counts, best_hand=best, longest_streak=longest)
+    return Record(
+        matches=matches,
+        finished=finished,
+        wins=wins,
+        hands=hands,
+        points=points,
+        closed=closed,
+        clean=clean,
+        dirty=dirty,
+        red_threes=red_threes,
+        best_hand=best,
+        longest_streak=longest,
+    )
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 from typing import TypeVar
@@ -24,8 +23,7 @@ from anotador import inputs
 from anotador import labels
 from anotador import services
 from anotador.extensions import csrf
-from anotador.hand_forms import FIELD_LABELS
-from anotador.i18n import problem_message
+from anotador.labels import problem_line
 from anotador.models import STATUSES
 from anotador.rules import VARIANTS
 from anotador.rules import Problem
@@ -139,58 +137,6 @@ def download(lines: Any, mimetype: str, filename: str) -> Response:
 RESTORE_MAX_BYTES = 64 * 1024 * 1024
 #: Invalid lines listed on the report page (the count says how many there are).
 SHOWN_INVALID = 50
-#: The words of a problem's path (``hands[2].sides[1].red_threes``), said in the page's language.
-PATH_WORDS = {
-    "$": _l("The file"),
-    "format": _l("Format"),
-    "variant": _l("Variant"),
-    "layout": _l("Layout"),
-    "options": _l("Rules"),
-    "sides": _l("Sides"),
-    "start_scores": _l("Starting scores"),
-    "hands": _l("Hands"),
-    "title": _l("Title"),
-    "played_on": _l("Date"),
-    "notes": _l("Notes"),
-    "abandoned": _l("Unfinished"),
-    "name": _l("Name"),
-    "players": _l("Players"),
-    "end": _l("How the hand ended"),
-    "closer": _l("Who went out"),
-    "concealed": _l("Went out concealed"),
-    "concealed_kind": _l("How they went out concealed"),
-    "note": _l("Note"),
-    **FIELD_LABELS,
-    **labels.OPTIONS,
-}
-PATH_ITEMS = {
-    "hands": _l("Hand %(num)d"),
-    "sides": _l("Side %(num)d"),
-    "players": _l("Player %(num)d"),
-    "start_scores": _l("Starting score of side %(num)d"),
-}
-SEGMENT = re.compile(r"([a-z_0-9$]+)(?:\[(\d+)\])?")
-
-
-def path_text(path: str) -> str:
-    """``hands[2].sides[1].red_threes`` as "Mano 3 › Equipo 2 › Treses rojos"."""
-    words = []
-    for segment in path.split("."):
-        found = SEGMENT.fullmatch(segment)
-        if found is None:
-            words.append(segment)
-        elif found[2] is not None and found[1] in PATH_ITEMS:
-            words.append(str(PATH_ITEMS[found[1]]) % {"num": int(found[2]) + 1})
-        else:
-            word = str(PATH_WORDS.get(found[1], found[1]))
-            words.append(word if found[2] is None else f"{word} {int(found[2]) + 1}")
-    return " › ".join(words)
-
-
-def problem_line(problem: Problem) -> str:
-    where = path_text(problem.path) if problem.path else ""
-    text = problem_message(problem)
-    return f"{where}: {text}" if where else text
 
 
 @bp.post("/historial/restaurar")

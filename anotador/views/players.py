@@ -25,7 +25,6 @@ from anotador import inputs
 from anotador import labels
 from anotador import services
 from anotador import stats
-from anotador.extensions import db
 from anotador.forms import TextField
 from anotador.i18n import problem_message
 from anotador.models import NAME_LENGTH
@@ -34,11 +33,6 @@ from anotador.views.history import STATUS_LABELS
 from anotador.views.history import read_filters
 
 bp = Blueprint("players", __name__, url_prefix="/jugadores")
-
-RENAME_ERRORS = {
-    "empty_text": _l("Write the new name."),
-    "taken": _l("Another player already has that name: merge them instead."),
-}
 
 
 class RenameForm(FlaskForm):
@@ -77,7 +71,7 @@ def suggestions() -> Any:
 
 
 def get_player(player_id: int) -> Player:
-    player = db.session.get(Player, player_id)
+    player = services.queries.player_by_id(player_id)
     if player is None:
         abort(404)
     return player
@@ -183,8 +177,10 @@ def rename(player_id: int) -> ResponseReturnValue:
         if problem is None:
             flash(_("Renamed to %(name)s.", name=player.name), "success")
             return redirect(url_for("players.show", player_id=player.id))
-        known = RENAME_ERRORS.get(problem.code)
-        form.name.errors = [str(known) if known else problem_message(problem)]
+        known = labels.word("rename_problem", problem.code)
+        form.name.errors = [
+            labels.say("rename_problem", problem.code) if known else problem_message(problem)
+        ]
     page, _status = render_stats("players/show.html", [player], rename=form, merge=MergeForm())
     return page, 400
 
