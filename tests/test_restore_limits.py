@@ -353,7 +353,7 @@ def test_a_database_failure_midway_says_what_was_stored(
 def test_the_page_of_a_restore_stopped_midway_says_to_run_it_again(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(backup, "BATCH", 2)
+    monkeypatch.setattr(backup.restore, "BATCH", 2)
     error = sa.exc.OperationalError("INSERT INTO match", {}, Exception("disk I/O error"))
     failing_on(3, error, monkeypatch)
     response = upload(client, backup_lines().encode())

@@ -1,0 +1,34 @@
+"""Backup and restore: :mod:`.export` writes every match as JSON lines (and the history as
+CSV), :mod:`.restore` reads them back in bounded memory. The names the app uses are here."""
+
+from anotador.backup.export import BACKUP_FORMAT
+from anotador.backup.export import BATCH
+from anotador.backup.export import csv_cell
+from anotador.backup.export import export_csv
+from anotador.backup.export import export_lines
+from anotador.backup.export import match_file
+from anotador.backup.restore import KEEP_IDS
+from anotador.backup.restore import KEEP_INVALID
+from anotador.backup.restore import MAX_LINE
+from anotador.backup.restore import MAX_PROBLEM_TEXT
+from anotador.backup.restore import MESSAGES
+from anotador.backup.restore import READ_BLOCK
+from anotador.backup.restore import ImportReport
+from anotador.backup.restore import import_stream
+
+__all__ = [
+    "BACKUP_FORMAT",
+    "BATCH",
+    "KEEP_IDS",
+    "KEEP_INVALID",
+    "MAX_LINE",
+    "MAX_PROBLEM_TEXT",
+    "MESSAGES",
+    "READ_BLOCK",
+    "ImportReport",
+    "csv_cell",
+    "export_csv",
+    "export_lines",
+    "import_stream",
+    "match_file",
+]
