@@ -19,8 +19,8 @@ from anotador.views import hands
 from anotador.views import history
 from anotador.views import main
 from anotador.views import matches
+from anotador.views import pdf
 from anotador.views import players
-from anotador.views import sheets
 
 
 def create_app(
@@ -64,7 +64,7 @@ def create_app(
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
-    app.register_blueprint(sheets.bp)
+    app.register_blueprint(pdf.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     errors.register_error_handlers(app)

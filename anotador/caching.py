@@ -5,7 +5,7 @@ holds the named caches:
 
 - ``scores``: the engine's reading and score of a match (``services.matches.score``);
 - ``pages``: the rendered content of a match page (``views.matches.show``);
-- ``sheets``: rendered PDF score sheets (``views.sheets``), bounded by bytes too.
+- ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too.
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every

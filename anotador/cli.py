@@ -133,8 +133,8 @@ def score(file: str) -> None:
 @click.option("--lang", type=click.Choice(["es", "en", "it"]), default="es", show_default=True)
 def sheet(file: str, output: str, paper: str, lang: str) -> None:
     """Print the match file FILE ('-' for standard input) as a PDF score sheet."""
+    from anotador.pdf import render_match_sheet
     from anotador.rules import score_match
-    from anotador.sheets import render_match_sheet
 
     game = read_match_file(file)
     write_pdf(output, render_match_sheet(game, score_match(game), paper=paper, lang=lang))
@@ -157,8 +157,8 @@ def blank(
     variant: str, layout: str, target: int | None, lang: str, paper: str, output: str
 ) -> None:
     """Print a blank score sheet for VARIANT and LAYOUT, with its values for reference."""
+    from anotador.pdf import render_blank_sheet
     from anotador.rules import InvalidInput
-    from anotador.sheets import render_blank_sheet
 
     try:
         pdf = render_blank_sheet(variant, layout, target, lang, paper=paper)

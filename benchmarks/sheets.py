@@ -108,23 +108,25 @@ def cpu_timed(function: Callable[[], object]) -> float:
 def run() -> list[str]:
     import weasyprint
 
+    from anotador import pdf
     from anotador import rules
-    from anotador import sheets
+    from anotador.pdf import content
+    from anotador.pdf import render
 
     game, problems = rules.read_match(match_document())
     assert game is not None, problems
     score = rules.score_match(game)
-    with sheets._rendering("es"):
-        bare = bare_table(sheets.match_context(game, score))
+    with render._rendering("es"):
+        bare = bare_table(content.match_context(game, score))
 
     def sheet() -> bytes:
-        return sheets.render_match_sheet(game, score)
+        return pdf.render_match_sheet(game, score)
 
     def table() -> bytes:
         return weasyprint.HTML(string=bare).write_pdf()
 
     def blank() -> bytes:
-        return sheets.render_blank_sheet("uruguaya", "4p", None, "es")
+        return pdf.render_blank_sheet("uruguaya", "4p", None, "es")
 
     for function in (sheet, table, blank):  # warm: imports, fonts, parsed stylesheet
         function()

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from anotador import backup
 from anotador import charts
 from anotador import inputs
-from anotador import planilla
+from anotador import match_page
 from anotador import services
 from anotador.caching import caches
 from anotador.caching import match_key
@@ -133,7 +133,7 @@ def render_new(
         variants=describe_variants(),
         layouts=LAYOUTS,
         suggestions=services.queries.recent_player_names(),
-        defaults=planilla.form_defaults(),
+        defaults=match_page.form_defaults(),
         variant=form.variant_name(),
         layout=form.layout_name(),
     )
@@ -156,7 +156,7 @@ def show(match_id: int) -> str:
     if content is None:
         match = get_match(match_id)
         scored = services.matches.score(match)
-        sheet = planilla.build(scored)
+        sheet = match_page.build(scored)
         chart = sheet.hand_count and charts.match_progression_svg(scored.game, scored.score)
         content = Markup(render_template("matches/_planilla.html", sheet=sheet, chart=chart))
         # Keyed on the state it was rendered from (the match may have changed meanwhile).

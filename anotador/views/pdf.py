@@ -22,16 +22,16 @@ from flask_babel import gettext
 
 from anotador import inputs
 from anotador import labels
+from anotador import pdf
 from anotador import rules
 from anotador import services
-from anotador import sheets
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.errors import render_error
 from anotador.i18n import problem_message
 from anotador.rules.variant import MAX_TARGET
 
-bp = Blueprint("sheets", __name__)
+bp = Blueprint("pdf", __name__)
 
 #: The ``papel`` parameter: Spanish and English names of each paper size.
 PAPERS = {"a4": "A4", "carta": "letter", "letter": "letter"}
@@ -49,10 +49,10 @@ def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
     if paper is None:
         raise BadParameter(gettext("Unknown paper size: use a4 or carta."))
     try:
-        lang = inputs.choice(args.get("idioma"), sheets.LANGUAGES)
+        lang = inputs.choice(args.get("idioma"), pdf.LANGUAGES)
     except inputs.BadInput:
         raise BadParameter(gettext("Unknown language: use es, en or it.")) from None
-    return PAPERS[paper], lang or str(get_locale() or sheets.LANGUAGES[0])
+    return PAPERS[paper], lang or str(get_locale() or pdf.LANGUAGES[0])
 
 
 def pdf_response(
@@ -65,12 +65,12 @@ def pdf_response(
         response = Response(status=304)
     else:
         cache = caches().sheets
-        pdf = cache.get(key) if key is not None else None
-        if pdf is None:
-            pdf, key = render()
+        sheet = cache.get(key) if key is not None else None
+        if sheet is None:
+            sheet, key = render()
             if key is not None:
-                cache.put(key, pdf)
-        response = Response(pdf, mimetype="application/pdf")
+                cache.put(key, sheet)
+        response = Response(sheet, mimetype="application/pdf")
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     if key is not None:
         response.set_etag(key[:40])
@@ -81,9 +81,9 @@ def pdf_response(
 
 def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
     """The key (and ETag) of a match's sheet: the match's cache key with the names shown,
-    the paper, the language and the sheet's own files (``sheets.sheet_key``)."""
+    the paper, the language and the sheet's own files (``pdf.sheet_key``)."""
     key = match_key(state, state.names)
-    return None if key is None else sheets.sheet_key(key, "match", paper, lang)
+    return None if key is None else pdf.sheet_key(key, "match", paper, lang)
 
 
 @bp.get("/partidas/<id:match_id>/planilla.pdf")
@@ -104,9 +104,9 @@ def match_sheet(match_id: int) -> Response | tuple[str, int]:
         # A match the engine refuses raises StoredMatchInvalid: errors.py answers with the
         # page that says what is wrong (409).
         scored = services.matches.score(match)
-        pdf = sheets.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
+        sheet = pdf.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
         # Keyed on what was drawn (the match may have changed since its state was read).
-        return pdf, match_sheet_key(services.queries.state_of(match), paper, lang)
+        return sheet, match_sheet_key(services.queries.state_of(match), paper, lang)
 
     return pdf_response(match_sheet_key(state, paper, lang), f"planilla-{match_id}.pdf", render)
 
@@ -125,12 +125,12 @@ def blank_sheet() -> Response | tuple[str, int] | str:
     except rules.InvalidInput as error:
         message = "; ".join(problem_message(problem) for problem in error.problems)
         return render_template("sheets/blank_form.html", error=message, **form_context()), 400
-    key = sheets.sheet_key({"blank": [variant, layout, target]}, "blank", paper, lang)
+    key = pdf.sheet_key({"blank": [variant, layout, target]}, "blank", paper, lang)
     filename = f"planilla-{variant}-{layout}.pdf"
     return pdf_response(
         key,
         filename,
-        lambda: (sheets.render_blank_sheet(variant, layout, target, lang, paper=paper), key),
+        lambda: (pdf.render_blank_sheet(variant, layout, target, lang, paper=paper), key),
     )
 
 
@@ -161,5 +161,5 @@ def form_context() -> dict[str, object]:
         "layouts": [(name, str(label)) for name, label in labels.LAYOUTS.items()],
         "languages": [("es", "Español"), ("en", "English"), ("it", "Italiano")],
         "args": request.args,
-        "current_lang": str(get_locale() or sheets.LANGUAGES[0]),
+        "current_lang": str(get_locale() or pdf.LANGUAGES[0]),
     }

@@ -15,10 +15,12 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from anotador import pdf
 from anotador import rules
 from anotador import services
-from anotador import sheets
 from anotador.cli import main
+from anotador.pdf import render
+from anotador.pdf.chart import progression_chart
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Beto"]},
@@ -120,13 +122,13 @@ def create(app: Flask, document: dict[str, Any]) -> int:
 @pytest.fixture(scope="module")
 def finished_pdf() -> bytes:
     game, score = scored(finished_match())
-    return sheets.render_match_sheet(game, score, lang="en")
+    return pdf.render_match_sheet(game, score, lang="en")
 
 
 @pytest.fixture(scope="module")
 def sixty_pdf() -> bytes:
     game, score = scored(long_match(60))
-    return sheets.render_match_sheet(game, score, lang="en")
+    return pdf.render_match_sheet(game, score, lang="en")
 
 
 # The match sheet
@@ -168,25 +170,25 @@ def test_match_sheet_says_who_closed_and_how(finished_pdf: bytes) -> None:
         "sides": [side(table=50, hand=20), side(table=60, hand=5)],
     }
     game, score = scored({**long_match(1), "hands": [stock_out]})
-    assert "stock ran out" in pages(sheets.render_match_sheet(game, score, lang="en"))[0]
+    assert "stock ran out" in pages(pdf.render_match_sheet(game, score, lang="en"))[0]
 
 
 def test_match_sheet_lists_only_changed_options() -> None:
     document = finished_match()
     document["options"] = {"red_threes_need_canasta": True, "target": 7500}
     game, score = scored(document)
-    text = pages(sheets.render_match_sheet(game, score, lang="en"))[0]
+    text = pages(pdf.render_match_sheet(game, score, lang="en"))[0]
     assert "red threes need a canasta: yes" in text
     assert "to 7500 points" in text
     assert "wild canasta" not in text
-    default_text = pages(sheets.render_match_sheet(*scored(finished_match()), lang="en"))[0]
+    default_text = pages(pdf.render_match_sheet(*scored(finished_match()), lang="en"))[0]
     assert "House rules" not in default_text
 
 
 def test_two_sides_portrait_a4_three_sides_landscape_and_letter() -> None:
-    two = sheets.render_match_sheet(*scored(long_match(5)), lang="en")
-    three = sheets.render_match_sheet(*scored(long_match(5, sides=3)), lang="en")
-    letter = sheets.render_match_sheet(*scored(long_match(5)), paper="letter", lang="en")
+    two = pdf.render_match_sheet(*scored(long_match(5)), lang="en")
+    three = pdf.render_match_sheet(*scored(long_match(5, sides=3)), lang="en")
+    letter = pdf.render_match_sheet(*scored(long_match(5)), paper="letter", lang="en")
     assert page_size(two) == (595, 842)
     assert page_size(three) == (842, 595)
     assert page_size(letter) == (612, 792)
@@ -219,7 +221,7 @@ def test_sixty_hands_span_pages_with_the_header_on_each(sixty_pdf: bytes) -> Non
 
 def test_start_scores_and_a_match_without_hands() -> None:
     document = {**finished_match(), "hands": [], "start_scores": [1200, 2700]}
-    text = pages(sheets.render_match_sheet(*scored(document), lang="en"))[0]
+    text = pages(pdf.render_match_sheet(*scored(document), lang="en"))[0]
     assert "Start" in text
     assert "1200" in text
     assert "2700" in text
@@ -244,33 +246,33 @@ def test_real_has_no_opening_minimum() -> None:
             }
         ],
     }
-    text = pages(sheets.render_match_sheet(*scored(document), lang="en"))[0]
+    text = pages(pdf.render_match_sheet(*scored(document), lang="en"))[0]
     assert "Muerto" in text
     assert "-100" in text
     assert "free" in text
 
 
 def test_spanish_is_the_default_language() -> None:
-    text = pages(sheets.render_match_sheet(*scored(finished_match())))[0]
+    text = pages(pdf.render_match_sheet(*scored(finished_match())))[0]
     assert "Página 1 de 1" in text
     assert "Gana Ellos por 3490 puntos" in text
 
 
 def test_the_chart_has_a_line_per_side_and_the_target() -> None:
-    chart = str(sheets.progression_chart([[0, 500, 900], [0, 300, 1200], [0, -50, 10]], 1500))
+    chart = str(progression_chart([[0, 500, 900], [0, 300, 1200], [0, -50, 10]], 1500))
     assert chart.count("<polyline") == 3
     assert 'stroke-dasharray="5 3"' in chart
     assert ">1500<" in chart
-    far = str(sheets.progression_chart([[0, 500], [0, 300]], 1_000_000))
+    far = str(progression_chart([[0, 500], [0, 300]], 1_000_000))
     assert "↑ 1000000" in far
     assert 'stroke-dasharray="5 3"' not in far
 
 
 def test_sheets_never_fetch_over_the_network() -> None:
-    fetcher = sheets.local_fetcher()
+    fetcher = render.local_fetcher()
     with pytest.raises(ValueError, match="disallowed protocol"):
         fetcher.fetch("http://example.com/sheet.css")
-    response = fetcher.fetch(sheets.STYLESHEET.as_uri())
+    response = fetcher.fetch(render.STYLESHEET.as_uri())
     try:
         assert b"@page" in response.read()
     finally:
@@ -292,13 +294,13 @@ LAYOUTS = [
 @pytest.mark.parametrize(("variant", "layout"), LAYOUTS)
 def test_blank_sheet_is_one_page(variant: str, layout: str) -> None:
     for paper in ("A4", "letter"):
-        texts = pages(sheets.render_blank_sheet(variant, layout, None, "en", paper=paper))
+        texts = pages(pdf.render_blank_sheet(variant, layout, None, "en", paper=paper))
         assert len(texts) == 1, paper
         assert "20" in texts[0].split()  # room for twenty hands
 
 
 def reference_text(variant: str, layout: str, target: int | None = None, lang: str = "en") -> str:
-    (text,) = pages(sheets.render_blank_sheet(variant, layout, target, lang))
+    (text,) = pages(pdf.render_blank_sheet(variant, layout, target, lang))
     marker = {"en": "Reference", "es": "Referencia", "it": "Promemoria"}[lang]
     return " ".join(text[text.index(marker) :].split())
 
@@ -320,7 +322,7 @@ def test_blank_uruguaya_reference_values() -> None:
 
 def test_blank_canastone_reference_values() -> None:
     text = reference_text("canastone", "4p")
-    assert "to 12000 points" in pages(sheets.render_blank_sheet("canastone", "4p", None, "en"))[0]
+    assert "to 12000 points" in pages(pdf.render_blank_sheet("canastone", "4p", None, "en"))[0]
     for row in ("< 3000 50", "3000 – 4995 90", "5000 – 6995 120", "7000 – 9995 160"):
         assert row in text
     assert "≥ 10000 180" in text
@@ -347,13 +349,13 @@ def test_blank_real_has_a_free_opening_and_its_runs() -> None:
 
 def test_blank_sheet_refuses_bad_settings() -> None:
     with pytest.raises(rules.InvalidInput):
-        sheets.render_blank_sheet("mac", "4p", None, "es")
+        pdf.render_blank_sheet("mac", "4p", None, "es")
     with pytest.raises(rules.InvalidInput):
-        sheets.render_blank_sheet("real", "3p", None, "es")
+        pdf.render_blank_sheet("real", "3p", None, "es")
     with pytest.raises(rules.InvalidInput):
-        sheets.render_blank_sheet("uruguaya", "4p", 0, "es")
+        pdf.render_blank_sheet("uruguaya", "4p", 0, "es")
     with pytest.raises(ValueError, match="language"):
-        sheets.render_blank_sheet("uruguaya", "4p", None, "de")
+        pdf.render_blank_sheet("uruguaya", "4p", None, "de")
 
 
 # The web
@@ -389,7 +391,7 @@ def test_repeated_download_comes_from_the_cache(
     def refuse(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr(sheets, "render_match_sheet", refuse)
+    monkeypatch.setattr(pdf, "render_match_sheet", refuse)
     second = client.get(f"/partidas/{match_id}/planilla.pdf")
     assert second.status_code == 200
     assert second.data == first.data
