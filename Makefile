@@ -44,10 +44,11 @@ $(AXE): tests/e2e/package.json tests/e2e/package-lock.json
 		echo "make: npm not found: the browser accessibility test will be skipped"; \
 	fi
 
-## lint: ruff check and ruff format --check
+## lint: ruff check, ruff format --check and mypy (strict on anotador/rules)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 ## format: apply ruff's fixes and formatting
 format: $(STAMP)

@@ -44,7 +44,9 @@ class LRU(Generic[T]):
     def too_heavy(self) -> bool:
         if self.max_bytes is None:
             return False
-        return sum(len(value) for value in self.entries.values()) > self.max_bytes  # type: ignore[arg-type]
+        # Only byte-valued caches are given a byte bound.
+        sizes = (len(value) for value in self.entries.values())  # type: ignore[arg-type]
+        return sum(sizes) > self.max_bytes
 
     def clear(self) -> None:
         with self.lock:

@@ -1,6 +1,7 @@
 """Flask extensions, created unbound and bound to an app by :func:`init_app`."""
 
 from typing import Any
+from typing import ClassVar
 
 from flask import Flask
 from flask import request
@@ -10,6 +11,7 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
+from sqlalchemy import Table
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 
@@ -17,6 +19,9 @@ from anotador.config import MIGRATIONS
 
 
 class Base(DeclarativeBase):
+    # Every model maps one table (bulk writes and `anotador check` use it as a Core table).
+    __table__: ClassVar[Table]
+
     # Named constraints let Alembic alter and drop them the same way on SQLite and PostgreSQL.
     metadata = MetaData(
         naming_convention={

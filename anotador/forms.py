@@ -20,7 +20,7 @@ from wtforms import RadioField
 from wtforms import SelectField
 from wtforms import StringField
 from wtforms import SubmitField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (no stub yet)
 
 from anotador import inputs
 from anotador import labels

@@ -23,7 +23,7 @@ from wtforms import IntegerField
 from wtforms import RadioField
 from wtforms import StringField
 from wtforms import validators
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (no stub yet)
 
 from anotador import inputs
 from anotador import labels
@@ -52,9 +52,11 @@ class WholeNumberField(IntegerField):
             self.data = inputs.integer(valuelist[0], -MAX_NUMBER, MAX_NUMBER, grouped=True)
 
 
-def number_field(label: Any, minimum: int, maximum: int, kind: str) -> WholeNumberField:
+def number_field(
+    label: Any, minimum: int, maximum: int, kind: str, extra: dict[str, Any] | None = None
+) -> WholeNumberField:
     message = _l("Must be between %(min)s and %(max)s.")
-    render_kw: dict[str, Any] = {"autocomplete": "off", "data-kind": kind}
+    render_kw: dict[str, Any] = {"autocomplete": "off", "data-kind": kind, **(extra or {})}
     if kind == "signed_points":
         render_kw.update(type="text", inputmode="text", pattern=r"[+\-−]?[0-9]*")
     else:
@@ -287,8 +289,7 @@ def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any)
             for kind in calculator_kinds(game_rules, where):
                 value = rules.card_kinds(game_rules.variant.name)[kind]
                 label = f"{labels.say('card', kind)} ({value})"
-                field = number_field(label, 0, MAX_CARDS, "count")
-                field.kwargs["render_kw"] = {**field.kwargs["render_kw"], "data-value": value}
+                field = number_field(label, 0, MAX_CARDS, "count", {"data-value": value})
                 attrs[f"s{index}_{where}_{kind}"] = field
     form_class = type("MatchHandForm", (HandForm,), attrs)
     return form_class(**kwargs)

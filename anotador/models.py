@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import unicodedata
+from typing import TYPE_CHECKING
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,6 +20,12 @@ from sqlalchemy.orm import relationship
 
 from anotador import rules
 from anotador.extensions import db
+
+if TYPE_CHECKING:
+    # What db.Model is (extensions.Base), said so that the type checker sees it too.
+    from anotador.extensions import Base as Model
+else:
+    Model = db.Model
 
 #: The engine's limit: a name the database holds is one a match file may hold.
 NAME_LENGTH = rules.MAX_NAME
@@ -36,7 +43,7 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-class Player(db.Model):
+class Player(Model):
     """A person, reused across matches."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -48,7 +55,7 @@ class Player(db.Model):
     )
 
 
-class Match(db.Model):
+class Match(Model):
     """One game between two or three sides, under one variant's rules."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -96,7 +103,7 @@ class Match(db.Model):
     )
 
 
-class Side(db.Model):
+class Side(Model):
     """One side of a match (a player, a pair or a trio) in seating order."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -112,7 +119,7 @@ class Side(db.Model):
     __table_args__ = (sa.UniqueConstraint("match_id", "position"),)
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player sitting at the table for a side; ``seat`` counts around the table from 0."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -126,7 +133,7 @@ class Seat(db.Model):
     __table_args__ = (sa.UniqueConstraint("side_id", "seat"),)
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand's inputs, exactly as a match file's hand object."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -45,7 +45,7 @@ OPTIONS = (
 
 
 def is_rulebook(options: Options) -> bool:
-    return options["preset"] == RULEBOOK_ES
+    return bool(options["preset"] == RULEBOOK_ES)
 
 
 def wild_canastas_allowed(options: Options) -> bool:
@@ -102,7 +102,7 @@ def concealed_premium(options: Options, kind: str | None) -> int:
     if kind is None:
         return 0
     if kind == "later_with_partner":
-        return options["concealed_later_with_partner_value"]
+        return int(options["concealed_later_with_partner_value"])
     return CONCEALED_PREMIUMS[kind]
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from anotador.rules.problems import Problem
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import Rules
+
+if TYPE_CHECKING:
+    from anotador.rules.scoring import MatchScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +36,7 @@ class Match:
     abandoned: bool = False
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
     # The score of this (immutable) match, kept by scoring.score_match once computed.
-    scored: Any = field(default=None, init=False, compare=False, repr=False)
+    scored: MatchScore | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.start_scores:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+from typing import TypeVar
 
 from anotador.rules.paths import join
 from anotador.rules.problems import Problem
@@ -13,6 +14,8 @@ from anotador.rules.text import read_text
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import InputField
+
+T = TypeVar("T")
 
 
 def is_int(value: object) -> bool:
@@ -90,12 +93,13 @@ class Reader:
             self.error(path, refused.code, **refused.params)
             return None
 
-    def choice(self, value: object, path: str, choices: tuple[Any, ...]) -> Any:
-        if not same_choice(value, choices):
-            shown = ", ".join("null" if c is None else str(c) for c in choices)
-            self.error(path, "not_in_choices", choices=shown)
-            return None
-        return value
+    def choice(self, value: object, path: str, choices: tuple[T, ...]) -> T | None:
+        for choice in choices:
+            if same_choice(value, (choice,)):
+                return choice
+        shown = ", ".join("null" if c is None else str(c) for c in choices)
+        self.error(path, "not_in_choices", choices=shown)
+        return None
 
     def field(self, spec: InputField, value: object, path: str) -> Any:
         """A per-side or per-hand input of a variant, by its kind."""

@@ -98,12 +98,12 @@ TYPICAL_LAYOUTS = {"4p": 60, "2p": 8, "3p": 5, "6p-3x2": 3}
 
 def completed_canastas(side: SideInput) -> int:
     """Canastas of every kind; a wild canasta counts wherever a number of canastas matters."""
-    return side["clean"] + side["dirty"] + side["wild_canastas"]
+    return int(side["clean"] + side["dirty"] + side["wild_canastas"])
 
 
 def canasta_bonus(options: Options, side: SideInput) -> int:
     aces_clean, aces_dirty = side["aces_clean"], side["aces_dirty"]
-    return (
+    return int(
         CLEAN_CANASTA * (side["clean"] - aces_clean)
         + DIRTY_CANASTA * (side["dirty"] - aces_dirty)
         + options["aces_clean_value"] * aces_clean
@@ -116,7 +116,7 @@ def red_threes_positive(options: Options, side: SideInput) -> bool:
     """Plus if the side melded (or, with the house option, completed a canasta), else minus."""
     if options["red_threes_need_canasta"]:
         return completed_canastas(side) > 0
-    return side["table_points"] > 0
+    return bool(side["table_points"] > 0)
 
 
 def score_side(

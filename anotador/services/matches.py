@@ -76,7 +76,7 @@ def export_document(match: Match) -> dict[str, Any]:
 
 
 def create_match(
-    document: dict[str, Any], first_dealer: int | None = None, *, commit: bool = True
+    document: object, first_dealer: int | None = None, *, commit: bool = True
 ) -> tuple[Match | None, list[rules.Problem]]:
     """Store a new match from a match document (the new-match form builds one; imports
     bring one). Hands in the document are stored too. Returns the match, or None and the

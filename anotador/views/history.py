@@ -43,7 +43,7 @@ def read_filters(args: MultiDict[str, str]) -> tuple[services.queries.Filters, l
     """The filters in the query string, and a message for each one that makes no sense."""
     errors: list[str] = []
 
-    def read(parse: Callable[..., T], *arguments: Any, empty: T) -> T:
+    def read(parse: Callable[..., T | None], *arguments: Any, empty: T) -> T:
         try:
             value = parse(*arguments)
         except inputs.BadInput as refused:

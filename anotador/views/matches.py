@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint
@@ -48,7 +49,7 @@ def index() -> str:
     return render_home(UploadForm())
 
 
-def render_home(upload: UploadForm, problems: list[Problem] = (), status: int = 200) -> Any:
+def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
     page = render_template(
         "matches/index.html",
         ongoing=services.queries.ongoing_matches(),
@@ -101,7 +102,7 @@ def new() -> Any:
 
 def render_new(
     form: NewMatchForm,
-    problems: list[Problem] = (),
+    problems: Sequence[Problem] = (),
     field_errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> Any:
@@ -114,9 +115,9 @@ def render_new(
     for problem in problems:
         if problem.severity != "error":
             continue
-        name = field_for_path(problem.path, form.variant.data, bool(layout and layout.individual))
-        if name is not None and name in form:
-            errors.setdefault(name, []).append(problem_message(problem))
+        field = field_for_path(problem.path, form.variant.data, bool(layout and layout.individual))
+        if field is not None and field in form:
+            errors.setdefault(field, []).append(problem_message(problem))
         else:
             general.append(problem_message(problem))
     for name in form.errors:

@@ -51,7 +51,7 @@ def index() -> tuple[str, int]:
         search = inputs.name(request.args.get("q"))
         after = inputs.text(request.args.get("despues"), 3 * NAME_LENGTH) or None
     except inputs.BadInput as refused:
-        empty = {"players": [], "search": "", "next_key": None, "after": None}
+        empty: dict[str, Any] = {"players": [], "search": "", "next_key": None, "after": None}
         return render_template("players/index.html", error=refused.message, **empty), 400
     players, next_key = services.queries.player_registry(search, after)
     page = render_template(
