@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from anotador import labels
 from anotador import services
 from anotador.extensions import db
-from anotador.views.history import problem_line
+from anotador.labels import problem_line
 
 #: Status code -> (title, message) shown on the error page, in the user's language (the words
 #: are the label table's).

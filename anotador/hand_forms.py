@@ -153,12 +153,16 @@ class HandForm(FlaskForm):
         (a hand saved without one could be recorded twice by a double tap)."""
         return inputs.request_key(self.request_key.data)
 
+    @property
+    def last_side(self) -> int:
+        return len(self.side_names) - 1
+
     def to_hand(self) -> dict[str, Any]:
         """The match-file hand object; empty fields are left out so defaults apply."""
         closer = self.closer.data
         hand: dict[str, Any] = {
             "end": "stock_out" if closer == NOBODY else "closed",
-            "closer": None if closer in (None, "", NOBODY) else int(closer),
+            "closer": None if closer == NOBODY else inputs.integer(closer, 0, self.last_side),
         }
         for spec in self.game_rules.hand_fields():
             value = self[spec.name].data

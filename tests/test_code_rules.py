@@ -1,0 +1,43 @@
+"""House rules that code review would otherwise have to remember."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "anotador"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+#: The web layer: request values reach it, and only the input policy may read them.
+WEB = [path for path in MODULES if path.parent.name == "views"] + [
+    PACKAGE / "forms.py",
+    PACKAGE / "hand_forms.py",
+]
+MAX_LINES = 400
+
+
+def test_the_scan_sees_the_package():
+    assert len(MODULES) > 40
+    assert all(path.exists() for path in WEB)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_is_over_400_lines(path: Path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE)}: {lines} lines: split it by job"
+
+
+@pytest.mark.parametrize("path", WEB, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_web_layer_reads_numbers_through_the_input_policy(path: Path):
+    """``int()`` reads "١٢" as 12 and ``isdigit`` says yes to "²": anotador.inputs decides."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        if isinstance(function, ast.Name) and function.id in ("int", "float"):
+            found.append(f"{function.id}() at line {node.lineno}")
+        if isinstance(function, ast.Attribute) and function.attr in ("isdigit", "isdecimal"):
+            found.append(f".{function.attr}() at line {node.lineno}")
+    assert found == [], f"{path.relative_to(PACKAGE)}: use anotador.inputs instead of {found}"
