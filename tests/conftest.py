@@ -11,6 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
 from sqlalchemy import text
+from stored import MakeMatch
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import create_app
 from anotador.config import database_uri
@@ -97,3 +100,22 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_match(app: Flask) -> MakeMatch:
+    """Store a match in the test's ``app`` and return its id::
+
+        make_match(variant="uruguaya", *, sides=..., hands=..., layout=..., first_dealer=None,
+                   **document_keys)
+
+    The document is ``stored.match_document``'s (two sides "Nosotros" and "Ellos", no hands
+    unless given); the engine must accept it. A test with an app of its own (``app_factory``)
+    calls ``stored.create_stored_match(app, document)``."""
+
+    def make(variant: str = "uruguaya", *, first_dealer: int | None = None, **document: Any) -> int:
+        return create_stored_match(
+            app, match_document(variant, **document), first_dealer=first_dealer
+        )
+
+    return make

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from stored import create_stored_match
 from werkzeug.datastructures import FileStorage
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import encode_multipart
@@ -122,8 +123,7 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
     with app.app_context():
         clear_database()
         for document in documents:
-            match, problems = services.matches.create_match(document)
-            assert match is not None, problems
+            create_stored_match(app, document)
         before = export_all()
         dump = "".join(backup.export_lines())
 
@@ -141,17 +141,16 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
 
 def test_export_of_each_match_equals_its_match_file(app: Flask):
     with app.app_context():
-        match, _ = services.matches.create_match(json.loads(E01.read_text()))
-        assert match is not None
+        match_id = create_stored_match(app, json.loads(E01.read_text()))
         (line,) = export_all()
-        assert line == services.matches.export_document(services.queries.load_match(match.id))
+        assert line == services.matches.export_document(services.queries.load_match(match_id))
 
 
 def test_same_match_twice_in_a_backup_is_restored_twice(app: Flask):
     document = json.loads(E01.read_text())
     with app.app_context():
-        services.matches.create_match(document)
-        services.matches.create_match(document)
+        create_stored_match(app, document)
+        create_stored_match(app, document)
         dump = "".join(backup.export_lines())
         clear_database()
         assert import_text(dump).created == 2
@@ -173,7 +172,7 @@ def test_hash_follows_the_hands(app: Flask):
     document = json.loads(E01.read_text())
     document["hands"] = []
     with app.app_context():
-        match, _ = services.matches.create_match(document)
+        match = services.queries.load_match(create_stored_match(app, document))
         assert match is not None
         empty = match.content_hash
         hand = json.loads(E01.read_text())["hands"][0]
@@ -209,13 +208,12 @@ def test_plain_json_lines_without_header_and_a_json_list_are_accepted(app: Flask
 def test_import_backfills_hashes_of_older_matches(app: Flask):
     document = json.loads(E01.read_text())
     with app.app_context():
-        match, _ = services.matches.create_match(document)
-        assert match is not None
+        match_id = create_stored_match(app, document)
         db.session.execute(sa.update(Match).values(content_hash=None))
         db.session.commit()
         report = import_text(json.dumps(document))
         assert report.created == 0
-        assert report.skipped_ids == [match.id]
+        assert report.skipped_ids == [match_id]
 
 
 # Commands
@@ -322,8 +320,8 @@ def test_history_page_offers_the_restore_form(client: FlaskClient):
 def test_restore_a_backup_reports_and_skips_what_is_here(app: Flask, client: FlaskClient):
     document = json.loads(E01.read_text())
     with app.app_context():
-        services.matches.create_match(document)
-        services.matches.create_match({**document, "title": "otra"})
+        create_stored_match(app, document)
+        create_stored_match(app, {**document, "title": "otra"})
         dump = "".join(backup.export_lines()).encode()
         clear_database()
     response = upload(client, dump)

@@ -17,6 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
 from sql_counting import count_statements
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import demo
 from anotador import integrity
@@ -33,20 +35,11 @@ QUIET = {"end": "stock_out", "closer": None, "sides": [{"table_points": 100}, {}
 
 def new_match(app: Flask, hands: int = 2, **extra: Any) -> int:
     n = next(NUMBERS)  # players of their own: a name broken in one match breaks no other
-    document = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
-        "sides": [
-            {"name": "Nosotros", "players": [f"Ana {n}", f"Beto {n}"]},
-            {"name": "Ellos", "players": [f"Carla {n}", f"Dani {n}"]},
-        ],
-        "hands": [QUIET] * hands,
-        **extra,
-    }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
+    sides = [
+        {"name": "Nosotros", "players": [f"Ana {n}", f"Beto {n}"]},
+        {"name": "Ellos", "players": [f"Carla {n}", f"Dani {n}"]},
+    ]
+    return create_stored_match(app, match_document(sides=sides, hands=[QUIET] * hands, **extra))
 
 
 def first_hand(match_id: int) -> Hand:
@@ -314,9 +307,7 @@ def test_the_export_of_a_broken_match_is_the_stored_file(app: Flask, client: Fla
         assert document == services.documents.match_document(services.queries.load_match(match_id))
     # Corrected, it imports as a new match.
     document["hands"][0]["sides"][0]["red_threes"] = 1
-    with app.app_context():
-        imported, problems = services.matches.create_match(document)
-        assert imported is not None, problems
+    create_stored_match(app, document)
 
 
 def test_a_fine_match_still_exports_every_default(app: Flask, client: FlaskClient) -> None:

@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import MakeMatch
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import services
 from anotador.models import Match
@@ -25,19 +28,8 @@ E1 = {
 }
 
 
-def new_match(app: Flask, variant: str = "uruguaya", **extra: Any) -> int:
-    document = {
-        "format": "anotador-match/1",
-        "variant": variant,
-        "layout": extra.pop("layout", "4p"),
-        "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
-        "hands": [],
-        **extra,
-    }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
+def new_match(app: Flask, variant: str = "uruguaya", layout: str = "4p", **extra: Any) -> int:
+    return create_stored_match(app, match_document(variant, layout=layout, **extra))
 
 
 def stored(app: Flask, match_id: int) -> Match:
@@ -506,20 +498,11 @@ def test_missing_match_or_hand_is_404(app: Flask, client: FlaskClient, url: str)
     assert client.get(url).status_code == 404
 
 
-def test_hand_page_first_load_is_light(app: Flask, client: FlaskClient):
+def test_hand_page_first_load_is_light(client: FlaskClient, make_match: MakeMatch):
     """HTML + CSS + JS of the biggest hand form stays under 100 KB (no web fonts)."""
-    with app.app_context():
-        match, problems = services.matches.create_match(
-            {
-                "format": "anotador-match/1",
-                "variant": "canastone",
-                "layout": "6p-3x2",
-                "sides": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
-                "hands": [],
-            }
-        )
-        assert match is not None, problems
-        path = f"/partidas/{match.id}/manos/nueva"
+    sides = [{"name": "A"}, {"name": "B"}, {"name": "C"}]
+    match_id = make_match("canastone", layout="6p-3x2", sides=sides)
+    path = f"/partidas/{match_id}/manos/nueva"
     html = client.get(path).data
     assets = re.findall(rb'(?:href|src)="(/static/[^"]+)"', html)
     assert any(a.endswith(b"hand.js") for a in assets)

@@ -9,6 +9,8 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import demo
 from anotador import services
@@ -18,20 +20,14 @@ from anotador.models import Match
 
 def store(app: Flask, **changes: Any) -> int:
     document = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
         "sides": [
             {"name": "Los de José", "players": ["José Pérez", "Ana"]},
             {"name": "Rivales", "players": ["Carla", "Dani"]},
         ],
-        "hands": [],
         "played_on": "2024-05-01",
         **changes,
     }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
+    return create_stored_match(app, match_document(**document))
 
 
 def ids_in(page: bytes) -> list[int]:

@@ -14,8 +14,10 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import create_stored_match
+from stored import match_document
+from stored import snapshot
 from test_matches import new_match_fields
-from test_robustness import snapshot
 
 from anotador import inputs
 from anotador import services
@@ -33,17 +35,12 @@ def store(app: Flask, sides: list[list[str]], hands: int = 1, **changes: Any) ->
         "sides": [{"clean": 1, "table_points": 400}, {"table_points": 100}],
     }
     document = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
         "sides": [{"name": " y ".join(players), "players": players} for players in sides],
         "hands": [hand] * hands,
         "played_on": "2024-05-01",
         **changes,
     }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
+    return create_stored_match(app, match_document(**document))
 
 
 def player(app: Flask, name: str) -> int:

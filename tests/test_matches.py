@@ -16,6 +16,9 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import MakeMatch
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import caching
 from anotador import services
@@ -32,23 +35,7 @@ E1_HAND = E1["hands"][0]
 
 
 def document(**changes: Any) -> dict[str, Any]:
-    base = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
-        "layout": "4p",
-        "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
-        "hands": [],
-    }
-    return {**base, **changes}
-
-
-def create(app: Flask, doc: dict[str, Any], first_dealer: int | None = None) -> int:
-    with app.app_context():
-        match, problems = services.matches.create_match(
-            copy.deepcopy(doc), first_dealer=first_dealer
-        )
-        assert match is not None, problems
-        return match.id
+    return match_document(**{"layout": "4p", **changes})
 
 
 def record(app: Flask, match_id: int, hand: dict[str, Any]) -> None:
@@ -127,10 +114,10 @@ def new_match_fields(html: str) -> dict[str, str]:
 
 
 def test_home_lists_ongoing_before_finished(app: Flask, client: FlaskClient) -> None:
-    ongoing = create(app, document(sides=[{"name": "Jugando"}, {"name": "Ahora"}]))
+    ongoing = create_stored_match(app, document(sides=[{"name": "Jugando"}, {"name": "Ahora"}]))
     # Created later (more recent), yet listed after the ongoing one.
     finished = document(sides=[{"name": "Campeones"}, {"name": "Rivales"}])
-    create(app, finished | {"start_scores": [4900, 0], "hands": [E1_HAND]})
+    create_stored_match(app, finished | {"start_scores": [4900, 0], "hands": [E1_HAND]})
 
     page = client.get("/").get_data(as_text=True)
 
@@ -144,11 +131,13 @@ def test_home_lists_ongoing_before_finished(app: Flask, client: FlaskClient) -> 
 def test_home_issues_the_same_statements_for_1_or_12_matches(
     app: Flask, client: FlaskClient
 ) -> None:
-    create(app, document())
+    create_stored_match(app, document())
     with count_statements(app) as few:
         assert client.get("/").status_code == 200
     for _ in range(11):
-        create(app, document(sides=[{"name": "A", "players": ["Ana", "Beto"]}, {"name": "B"}]))
+        create_stored_match(
+            app, document(sides=[{"name": "A", "players": ["Ana", "Beto"]}, {"name": "B"}])
+        )
     with count_statements(app) as many:
         assert client.get("/").status_code == 200
     assert len(few) == len(many)
@@ -284,7 +273,7 @@ def test_players_and_first_dealer_are_stored_in_seating_order(
 
 
 def test_planilla_shows_totals_and_opening_minimums(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, document(start_scores=[1200, 2700]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700]))
     record(app, match_id, E1_HAND)
 
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
@@ -303,7 +292,7 @@ def test_planilla_shows_totals_and_opening_minimums(app: Flask, client: FlaskCli
 def test_planilla_numbers_follow_the_language(
     app: Flask, client: FlaskClient, language: str, total: str
 ) -> None:
-    match_id = create(app, document(start_scores=[1200, 2700], hands=[E1_HAND]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700], hands=[E1_HAND]))
     headers = {"Accept-Language": language}
     page = client.get(f"/partidas/{match_id}", headers=headers).get_data(as_text=True)
     assert f">{total}<" in page
@@ -315,7 +304,7 @@ def test_planilla_numbers_follow_the_language(
 def test_planilla_draws_the_score_progression_once_there_are_hands(
     app: Flask, client: FlaskClient
 ) -> None:
-    match_id = create(app, document(start_scores=[1200, 2700]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700]))
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "<svg" not in page
     assert "Evolución del puntaje" not in page
@@ -331,14 +320,14 @@ def test_planilla_draws_the_score_progression_once_there_are_hands(
 
 
 def test_planilla_without_opening_minimum_for_real(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, document(variant="real"))
+    match_id = create_stored_match(app, document(variant="real"))
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "Bajada libre" in page
     assert "Mínimo para bajar" not in page
 
 
 def test_winner_banner(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, document(start_scores=[4900, 0]))
+    match_id = create_stored_match(app, document(start_scores=[4900, 0]))
     record(app, match_id, E1_HAND)
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "¡Ganó Nosotros!" in page
@@ -349,7 +338,7 @@ def test_winner_banner(app: Flask, client: FlaskClient) -> None:
     [("extra_hand", "Empate arriba: se juega otra mano."), ("shared", "Victoria compartida")],
 )
 def test_tie_follows_the_tie_policy(app: Flask, client: FlaskClient, tie: str, banner: str) -> None:
-    match_id = create(app, document(start_scores=[4500, 4500], options={"tie": tie}))
+    match_id = create_stored_match(app, document(start_scores=[4500, 4500], options={"tie": tie}))
     record(app, match_id, quiet_hand(table=600, hand=0))
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert banner in page
@@ -358,7 +347,7 @@ def test_tie_follows_the_tie_policy(app: Flask, client: FlaskClient, tie: str, b
 def test_next_dealer_goes_round_the_table(app: Flask, client: FlaskClient) -> None:
     sides = [{"name": "Nosotros", "players": ["Ana", "Carla"]}]
     sides.append({"name": "Ellos", "players": ["Beto", "Dani"]})
-    match_id = create(app, document(sides=sides), first_dealer=1)
+    match_id = create_stored_match(app, document(sides=sides), first_dealer=1)
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "Reparte: Beto (Ellos)" in page
     record(app, match_id, quiet_hand())
@@ -372,8 +361,8 @@ def forget_cached_pages(app: Flask) -> None:
 
 
 def test_planilla_statements_do_not_grow_with_hands(app: Flask, client: FlaskClient) -> None:
-    one = create(app, document(hands=[quiet_hand()]))
-    forty = create(app, document(hands=[quiet_hand()] * 40))
+    one = create_stored_match(app, document(hands=[quiet_hand()]))
+    forty = create_stored_match(app, document(hands=[quiet_hand()] * 40))
     client.get(f"/partidas/{one}")  # warm up whatever runs once
     forget_cached_pages(app)
     counts = {}
@@ -396,7 +385,7 @@ def totals_shown(client: FlaskClient, match_id: int) -> list[str]:
 def test_planilla_follows_every_change_at_once(app: Flask, client: FlaskClient) -> None:
     """The score and the rendered rows are cached per version of the match: each change
     shows at once (a cache that ignored the change would show the totals before it)."""
-    match_id = create(app, document(start_scores=[1200, 2700]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700]))
     record(app, match_id, E1_HAND)
     record(app, match_id, quiet_hand())
     assert totals_shown(client, match_id) == ["3470", "3465"]
@@ -424,7 +413,7 @@ def test_planilla_follows_every_change_at_once(app: Flask, client: FlaskClient) 
 
 
 def test_planilla_shows_an_abandoned_match_at_once(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, document(hands=[quiet_hand()]))
+    match_id = create_stored_match(app, document(hands=[quiet_hand()]))
     assert "quedó sin terminar" not in client.get(f"/partidas/{match_id}").get_data(as_text=True)
     with app.app_context():
         match = services.queries.load_match(match_id)
@@ -443,7 +432,7 @@ def test_planilla_shows_an_abandoned_match_at_once(app: Flask, client: FlaskClie
 def test_planilla_shows_a_renamed_player_at_once(app: Flask, client: FlaskClient) -> None:
     sides = [{"name": "Nosotros", "players": ["Ana", "Carla"]}]
     sides.append({"name": "Ellos", "players": ["Beto", "Dani"]})
-    match_id = create(app, document(sides=sides, hands=[quiet_hand()]), first_dealer=2)
+    match_id = create_stored_match(app, document(sides=sides, hands=[quiet_hand()]), first_dealer=2)
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "Reparte: Dani (Ellos)" in page
     assert "Beto, Dani" in page
@@ -463,7 +452,7 @@ def test_planilla_follows_any_change_that_bumps_the_version(
 ) -> None:
     """A write that bumps ``Match.version`` (the contract of every write to a match) is seen
     even when nothing else the cache key holds changed."""
-    match_id = create(app, document(start_scores=[1200, 2700], hands=[quiet_hand()]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700], hands=[quiet_hand()]))
     assert totals_shown(client, match_id) == ["1210", "2710"]
     with app.app_context():
         hand = db.session.scalars(sa.select(Hand).where(Hand.match_id == match_id)).one()
@@ -480,7 +469,7 @@ def test_planilla_follows_any_change_that_bumps_the_version(
 def test_undo_from_the_planilla_removes_the_last_hand(app: Flask, client: FlaskClient) -> None:
     if "hands.undo" not in app.view_functions:
         pytest.skip("the hands blueprint is not registered")
-    match_id = create(app, document(start_scores=[1200, 2700]))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700]))
     record(app, match_id, E1_HAND)
     record(app, match_id, quiet_hand())
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
@@ -507,7 +496,7 @@ def test_unknown_match_is_a_friendly_404(client: FlaskClient, path: str) -> None
 
 
 def test_export_then_import_gives_the_same_match_file(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, document(start_scores=[1200, 2700], title="Domingo"))
+    match_id = create_stored_match(app, document(start_scores=[1200, 2700], title="Domingo"))
     record(app, match_id, E1_HAND)
     response = client.get(f"/partidas/{match_id}/exportar")
     assert response.status_code == 200
@@ -633,7 +622,7 @@ def shown_version(client: FlaskClient, match_id: int) -> str:
 
 def test_a_stale_abandon_changes_nothing(app: Flask, client: FlaskClient):
     """A page shown before another phone saved a hand cannot abandon the match unseen."""
-    match_id = create(app, document(hands=[quiet_hand()]))
+    match_id = create_stored_match(app, document(hands=[quiet_hand()]))
     stale = shown_version(client, match_id)
     with app.app_context():
         match = services.queries.load_match(match_id)
@@ -651,18 +640,10 @@ def test_a_stale_abandon_changes_nothing(app: Flask, client: FlaskClient):
         assert (match.status, match.version) == ("abandoned", version)
 
 
-def test_a_match_is_abandoned_and_resumed_from_its_page(app: Flask, client: FlaskClient):
-    with app.app_context():
-        match, problems = services.matches.create_match(
-            {
-                "format": "anotador-match/1",
-                "variant": "uruguaya",
-                "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
-                "hands": [],
-            }
-        )
-        assert match is not None, problems
-        match_id = match.id
+def test_a_match_is_abandoned_and_resumed_from_its_page(
+    app: Flask, client: FlaskClient, make_match: MakeMatch
+):
+    match_id = make_match()
     page = client.post(
         f"/partidas/{match_id}/abandonar",
         data={"abandoned": "1", "version": shown_version(client, match_id)},

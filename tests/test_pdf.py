@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import create_stored_match
 
 from anotador import pdf
 from anotador import rules
@@ -110,13 +111,6 @@ def pages(pdf: bytes) -> list[str]:
 def page_size(pdf: bytes) -> tuple[float, float]:
     box = pypdf.PdfReader(io.BytesIO(pdf)).pages[0].mediabox
     return round(float(box.width)), round(float(box.height))
-
-
-def create(app: Flask, document: dict[str, Any]) -> int:
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
 
 
 @pytest.fixture(scope="module")
@@ -362,7 +356,7 @@ def test_blank_sheet_refuses_bad_settings() -> None:
 
 
 def test_download_is_a_pdf_with_etag_and_304(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, finished_match())
+    match_id = create_stored_match(app, finished_match())
     response = client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en")
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
@@ -385,7 +379,7 @@ def test_download_is_a_pdf_with_etag_and_304(app: Flask, client: FlaskClient) ->
 def test_repeated_download_comes_from_the_cache(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    match_id = create(app, finished_match())
+    match_id = create_stored_match(app, finished_match())
     first = client.get(f"/partidas/{match_id}/planilla.pdf")
 
     def refuse(*args: object, **kwargs: object) -> bytes:
@@ -400,7 +394,7 @@ def test_repeated_download_comes_from_the_cache(
 
 def test_an_edited_hand_changes_the_sheet(app: Flask, client: FlaskClient) -> None:
     document = finished_match()
-    match_id = create(app, document)
+    match_id = create_stored_match(app, document)
     first = client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en")
     with app.app_context():
         match = services.queries.load_match(match_id)
@@ -420,7 +414,7 @@ def test_an_edited_hand_changes_the_sheet(app: Flask, client: FlaskClient) -> No
 
 
 def test_the_users_language_is_the_default(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, finished_match())
+    match_id = create_stored_match(app, finished_match())
     english = client.get(f"/partidas/{match_id}/planilla.pdf", headers={"Accept-Language": "en"})
     assert "Page 1 of 1" in pages(english.data)[0]
     spanish = client.get(f"/partidas/{match_id}/planilla.pdf", headers={"Accept-Language": "es"})
@@ -434,7 +428,7 @@ def test_the_users_language_is_the_default(app: Flask, client: FlaskClient) -> N
 def test_bad_parameters_are_a_400(
     app: Flask, client: FlaskClient, query: str, message: str
 ) -> None:
-    match_id = create(app, finished_match())
+    match_id = create_stored_match(app, finished_match())
     response = client.get(
         f"/partidas/{match_id}/planilla.pdf?{query}", headers={"Accept-Language": "en"}
     )
@@ -530,7 +524,7 @@ def test_blank_command(tmp_path: Path) -> None:
 
 
 def test_the_match_page_links_to_its_sheet(app: Flask, client: FlaskClient) -> None:
-    match_id = create(app, finished_match())
+    match_id = create_stored_match(app, finished_match())
     page = client.get(f"/partidas/{match_id}", headers={"Accept-Language": "es"})
     assert page.status_code == 200
     html = page.get_data(as_text=True)

@@ -8,6 +8,8 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import services
 from anotador.extensions import db
@@ -18,8 +20,6 @@ from anotador.models import Seat
 
 def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
     document = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
         "options": {"target": 1000},
         "sides": [{"name": " y ".join(players), "players": players} for players in sides],
         "hands": [
@@ -29,10 +29,7 @@ def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
         "played_on": "2024-05-01",
         **changes,
     }  # fmt: skip
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
+    return create_stored_match(app, match_document(**document))
 
 
 def player_id(app: Flask, name: str) -> int:

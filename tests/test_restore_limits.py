@@ -17,6 +17,7 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from stored import MakeMatch
 from werkzeug.datastructures import FileStorage
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import encode_multipart
@@ -24,7 +25,6 @@ from werkzeug.test import encode_multipart
 from anotador import backup
 from anotador import bulk
 from anotador import rules
-from anotador import services
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -386,22 +386,18 @@ def test_csv_cells_a_spreadsheet_would_run_become_text(value: object, cell: obje
     assert backup.csv_cell(value) == cell
 
 
-def test_history_csv_neutralises_formulas_and_keeps_numbers(app: Flask, client: FlaskClient):
-    document = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
-        "layout": "4p",
-        "title": "+1 partida",
-        "start_scores": [-500, 1200],
-        "sides": [
+def test_history_csv_neutralises_formulas_and_keeps_numbers(
+    client: FlaskClient, make_match: MakeMatch
+):
+    make_match(
+        layout="4p",
+        title="+1 partida",
+        start_scores=[-500, 1200],
+        sides=[
             {"name": '=HYPERLINK("http://x.example","x")', "players": ["@ana", "Beto"]},
             {"name": "-Ellos", "players": ["=1+1"]},
         ],
-        "hands": [],
-    }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
+    )
     response = client.get("/historial/historial.csv")
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
     (row,) = rows

@@ -4,19 +4,17 @@ database exactly as it was."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import create_stored_match
+from stored import match_document
+from stored import snapshot
 from werkzeug.exceptions import NotFound
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
 from anotador.rules import VARIANTS
 
 BLUEPRINTS = ("hands", "matches")
@@ -63,36 +61,7 @@ GARBAGE: dict[str, dict[str, str]] = {
 
 def new_match(app: Flask, variant: str = "uruguaya", hands: int = 2) -> int:
     hand = {"end": "stock_out", "closer": None, "sides": [{"table_points": 100}, {}]}
-    document = {
-        "format": "anotador-match/1",
-        "variant": variant,
-        "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
-        "hands": [hand] * hands,
-    }
-    with app.app_context():
-        match, problems = services.matches.create_match(document)
-        assert match is not None, problems
-        return match.id
-
-
-def snapshot(app: Flask) -> dict[str, Any]:
-    """Every match's export and stored version, and every table's row count."""
-    with app.app_context():
-        db.session.expire_all()
-        counts = {
-            table.name: db.session.scalar(sa.select(sa.func.count()).select_from(table))
-            for table in db.metadata.sorted_tables
-        }
-        matches = {
-            match.id: (
-                json.dumps(services.documents.match_document(match), sort_keys=True),
-                match.version,
-                [hand.request_key for hand in match.hands],
-            )
-            for match in db.session.scalars(sa.select(Match))
-        }
-        db.session.remove()
-    return {"counts": counts, "matches": matches}
+    return create_stored_match(app, match_document(variant, hands=[hand] * hands))
 
 
 def post_routes(app: Flask) -> Iterator[tuple[str, str]]:

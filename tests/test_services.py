@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import backup
 from anotador import services
@@ -23,17 +25,11 @@ from anotador.signals import match_changed
 
 
 def document(**changes: Any) -> dict[str, Any]:
-    base = {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
-        "layout": "4p",
-        "sides": [
-            {"name": "Nosotros", "players": ["Ana", "Carla"]},
-            {"name": "Ellos", "players": ["Beto", "Dani"]},
-        ],
-        "hands": [],
-    }
-    return {**base, **changes}
+    sides = [
+        {"name": "Nosotros", "players": ["Ana", "Carla"]},
+        {"name": "Ellos", "players": ["Beto", "Dani"]},
+    ]
+    return match_document(**{"layout": "4p", "sides": sides, **changes})
 
 
 def quiet_hand(table: int = 50, hand: int = 40) -> dict[str, Any]:
@@ -47,12 +43,7 @@ REFUSED = {**quiet_hand(), "sides": [{**quiet_hand()["sides"][0], "red_threes": 
 
 
 def create(app: Flask, hands: int = 0, **changes: Any) -> int:
-    with app.app_context():
-        match, problems = services.matches.create_match(
-            document(hands=[quiet_hand()] * hands, **changes)
-        )
-        assert match is not None, problems
-        return match.id
+    return create_stored_match(app, document(hands=[quiet_hand()] * hands, **changes))
 
 
 def load(match_id: int) -> Match:

@@ -5,6 +5,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from stored import create_stored_match
+from stored import match_document
 
 from anotador import services
 from anotador import stats
@@ -18,15 +20,14 @@ def side(**fields: int) -> dict[str, int]:
 
 
 def document(variant: str, day: str, sides: list[list[str]], hands: list[Any], **extra: Any):
-    return {
-        "format": "anotador-match/1",
-        "variant": variant,
-        "options": {"target": 1000},
-        "sides": [{"name": " y ".join(players), "players": players} for players in sides],
-        "hands": hands,
-        "played_on": day,
+    return match_document(
+        variant,
+        options={"target": 1000},
+        sides=[{"name": " y ".join(players), "players": players} for players in sides],
+        hands=hands,
+        played_on=day,
         **extra,
-    }
+    )
 
 
 # Each hand's score, by the §2.10 formula:
@@ -64,8 +65,7 @@ def ids(app: Flask) -> dict[str, int]:
     """The history above, stored; the players' ids by first name."""
     with app.app_context():
         for match_file in HISTORY:
-            match, problems = services.matches.create_match(match_file)
-            assert match is not None, problems
+            create_stored_match(app, match_file)
         return {
             name: services.queries.find_player(name).id for name in ("Ana", "Beto", "Carla", "Dani")
         }
