@@ -67,6 +67,7 @@ from hypothesis import Phase
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from stored import create_stored_match
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
@@ -76,7 +77,6 @@ from anotador.extensions import LANGUAGES
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Player
-from anotador.services.matches import create_match
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
@@ -300,13 +300,8 @@ SEED: tuple[tuple[dict[str, Any], int | None], ...] = (
 
 
 def seed(app: Flask) -> None:
-    with app.app_context():
-        for document, dealer in SEED:
-            match, problems = create_match(
-                {"format": "anotador-match/1", **document}, first_dealer=dealer
-            )
-            assert match is not None, problems
-        db.session.remove()
+    for document, dealer in SEED:
+        create_stored_match(app, {"format": "anotador-match/1", **document}, first_dealer=dealer)
 
 
 @dataclass(frozen=True)
