@@ -38,33 +38,33 @@ from anotador.rules.variant import InputField
 MAX_CARDS = 48
 NOBODY = "none"
 
-#: Beyond any field's range: the field's own validator then says which range applies.
-MAX_NUMBER = 10**9
 
 
 class WholeNumberField(IntegerField):
-    """An integer typed on a phone: spaces, a typographic minus and "1.500" are accepted
-    (:func:`anotador.inputs.integer`); the field's validator says which range applies."""
+    """An integer typed on a phone, between ``minimum`` and ``maximum``: spaces, a typographic
+    minus and "1.500" are accepted, and a refusal says why in one message
+    (:func:`anotador.inputs.integer`)."""
+
+    def __init__(self, *args: Any, minimum: int, maximum: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.minimum, self.maximum = minimum, maximum
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         self.data = None
         if valuelist:
-            self.data = inputs.integer(valuelist[0], -MAX_NUMBER, MAX_NUMBER, grouped=True)
+            self.data = inputs.integer(valuelist[0], self.minimum, self.maximum, grouped=True)
 
 
 def number_field(
     label: Any, minimum: int, maximum: int, kind: str, extra: dict[str, Any] | None = None
 ) -> WholeNumberField:
-    message = _l("Must be between %(min)s and %(max)s.")
     render_kw: dict[str, Any] = {"autocomplete": "off", "data-kind": kind, **(extra or {})}
     if kind == "signed_points":
         render_kw.update(type="text", inputmode="text", pattern=r"[+\-−]?[0-9]*")
     else:
         render_kw.update(type="text", inputmode="numeric", pattern="[0-9]*")
     return WholeNumberField(
-        label,
-        [validators.Optional(), validators.NumberRange(minimum, maximum, message)],
-        render_kw=render_kw,
+        label, [validators.Optional()], minimum=minimum, maximum=maximum, render_kw=render_kw
     )
 
 

@@ -27,7 +27,9 @@ MAX_ROW_ID = 2**31 - 1
 # What a phone keyboard or a copied figure puts around digits: spaces of every width and a
 # typographic minus. Anything else that is not an ASCII digit makes the value refused.
 _SPACES = re.compile(r"[\s\u00a0\u2009\u202f]+")
-_INTEGER = re.compile(r"[+-]?[0-9]{1,12}", re.ASCII)
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: More digits than any bound needs (and than is worth converting).
+_MAX_DIGITS = 12
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:\.[0-9]{3})+", re.ASCII)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _CURSOR = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})_([0-9]{1,10})", re.ASCII)
@@ -69,12 +71,13 @@ def integer(raw: object, minimum: int, maximum: int, *, grouped: bool = False) -
         text = text.replace(".", "")
     if not _INTEGER.fullmatch(text):
         raise BadInput(str(NOT_A_NUMBER))
-    value = int(text)
-    if value < 0 <= minimum:
+    if text.startswith("-") and minimum >= 0:
         raise BadInput(_("Must not be negative: write it without the sign."))
-    if not minimum <= value <= maximum:
+    # A thousand digits are out of range without being converted.
+    too_long = len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS
+    if too_long or not minimum <= int(text) <= maximum:
         raise BadInput(_("Must be between %(min)s and %(max)s.", min=minimum, max=maximum))
-    return value
+    return int(text)
 
 
 def row_id(raw: object) -> int | None:

@@ -225,8 +225,10 @@ def test_shape_errors_are_in_spanish_and_keep_the_input(app: Flask, client: Flas
     assert response.status_code == 422
     assert "Escribí un número entero" in field_html(page, "s0_table_points")
     assert 'value="mucho"' in page
-    assert "Tiene que estar entre 0 y 20000" in field_html(page, "s1_hand_points")
+    assert "No puede ser negativo: escribilo sin el signo" in field_html(page, "s1_hand_points")
     assert "Tiene que estar entre 0 y 30" in field_html(page, "s0_clean")
+    for name in ("s0_table_points", "s1_hand_points", "s0_clean"):
+        assert field_html(page, name).count('class="msg error"') == 1, name  # one message each
     assert stored(app, match_id).hands == []
 
 
