@@ -10,9 +10,11 @@ concealed close by their roles (:class:`anotador.rules.Role`), and its words in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
+from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -37,7 +39,6 @@ from anotador.rules.variant import InputField
 
 MAX_CARDS = 48
 NOBODY = "none"
-
 
 
 class WholeNumberField(IntegerField):
@@ -256,47 +257,87 @@ def closer_choices(side_names: Sequence[str]) -> list[SelectChoice]:
     return [*choices, SelectChoice(NOBODY, _l("Nobody, the stock ran out"))]
 
 
-def hand_field(spec: InputField, game_rules: rules.Rules) -> Field:
+def hand_field(spec: InputField, premiums: dict[str, int]) -> Field:
     """A hand-level input: a flag, or how the closer went out concealed (each way with what
     it adds to going out)."""
     label = labels.lazy("field", spec.name)
     if spec.kind == "flag":
         return BooleanField(label)
-    premiums = game_rules.variant.concealed_premiums(game_rules.options)
     choices = [SelectChoice("", _l("Normal (not concealed)"))]
     for kind in spec.choices:
-        word = labels.say("field_choice", kind)
-        choices.append(
-            SelectChoice(kind, f"{word} (+{premiums[kind]})" if kind in premiums else word)
-        )
+        word = LazyString(labels.say, "field_choice", kind)
+        if kind in premiums:
+            word = LazyString(lambda word, premium: f"{word} (+{premium})", word, premiums[kind])
+        choices.append(SelectChoice(kind, word))
     return RadioField(label, [validators.Optional()], choices=choices, default="")
+
+
+def card_label(kind: str, value: int) -> str:
+    return f"{labels.say('card', kind)} ({value})"
+
+
+#: What a hand form's fields are made of (and nothing else: no names, no words): the hand's
+#: and the sides' input fields, the concealed premiums, the calculator's cards (kind, value)
+#: for the table and the hand, and the number of sides.
+Shape = tuple[
+    tuple[InputField, ...],
+    tuple[tuple[str, int], ...],
+    tuple[InputField, ...],
+    tuple[tuple[str, tuple[tuple[str, int], ...]], ...],
+    int,
+]
+
+
+def form_shape(game_rules: rules.Rules, sides: int) -> Shape:
+    values = rules.card_kinds(game_rules.variant.name)
+    premiums = game_rules.variant.concealed_premiums(game_rules.options)
+    return (
+        tuple(game_rules.hand_fields()),
+        tuple(sorted(premiums.items())),
+        tuple(game_rules.side_fields()),
+        tuple(
+            (where, tuple((kind, values[kind]) for kind in calculator_kinds(game_rules, where)))
+            for where in ("t", "h")
+        ),
+        sides,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def form_class(shape: Shape) -> type[HandForm]:
+    """The form class of one shape, built once: its labels are lazy (translated when shown)
+    and its closer's choices are labelled per form (:func:`hand_form`), with the match's
+    names."""
+    hand_specs, premiums, side_specs, calculator, sides = shape
+    attrs: dict[str, Any] = {
+        "closer": RadioField(
+            _l("Who went out?"),
+            [validators.InputRequired(_l("Choose who went out, or that the stock ran out."))],
+            choices=closer_choices([str(index) for index in range(sides)]),
+        ),
+    }
+    for spec in hand_specs:
+        attrs[spec.name] = hand_field(spec, dict(premiums))
+    for index in range(sides):
+        for spec in side_specs:
+            attrs[f"s{index}_{spec.name}"] = side_field(spec)
+        for where, cards in calculator:
+            for kind, value in cards:
+                label = LazyString(card_label, kind, value)
+                field = number_field(label, 0, MAX_CARDS, "count", {"data-value": value})
+                attrs[f"s{index}_{where}_{kind}"] = field
+    return type("MatchHandForm", (HandForm,), attrs)
 
 
 def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any) -> HandForm:
     """A hand form for a match with these rules and sides; ``kwargs`` go to the form
-    (``data=`` pre-fills it; on POST it reads the request)."""
-    attrs: dict[str, Any] = {
-        "game_rules": game_rules,
-        "side_names": tuple(side_names),
-        "closer": RadioField(
-            _l("Who went out?"),
-            [validators.InputRequired(_l("Choose who went out, or that the stock ran out."))],
-            choices=closer_choices(side_names),
-        ),
-    }
-    for spec in game_rules.hand_fields():
-        attrs[spec.name] = hand_field(spec, game_rules)
-    for index in range(len(side_names)):
-        for spec in game_rules.side_fields():
-            attrs[f"s{index}_{spec.name}"] = side_field(spec)
-        for where in ("t", "h"):
-            for kind in calculator_kinds(game_rules, where):
-                value = rules.card_kinds(game_rules.variant.name)[kind]
-                label = f"{labels.say('card', kind)} ({value})"
-                field = number_field(label, 0, MAX_CARDS, "count", {"data-value": value})
-                attrs[f"s{index}_{where}_{kind}"] = field
-    form_class = type("MatchHandForm", (HandForm,), attrs)
-    return form_class(**kwargs)
+    (``data=`` pre-fills it; on POST it reads the request). Its class is shared by every
+    match of the same shape (:func:`form_class`); the rules and names are this form's."""
+    form = form_class(form_shape(game_rules, len(side_names)))(**kwargs)
+    form.game_rules = game_rules
+    form.side_names = tuple(side_names)
+    form.closer.choices = closer_choices(form.side_names)
+    return form
 
 
 def stored_data(game_rules: rules.Rules, inputs: dict[str, Any]) -> dict[str, Any]:

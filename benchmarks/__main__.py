@@ -7,6 +7,7 @@ import sys
 MODULES = [
     "benchmarks.rules",
     "benchmarks.hand_page",
+    "benchmarks.hand_save",
     "benchmarks.web",
     "benchmarks.sheets",
     "benchmarks.history",

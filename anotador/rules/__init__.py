@@ -7,6 +7,8 @@ sheets and the command line are thin layers over these functions.
 from anotador.rules.cards import card_kinds
 from anotador.rules.cards import card_points
 from anotador.rules.hands import read_hand
+from anotador.rules.incremental import append_hand
+from anotador.rules.incremental import replace_hand
 from anotador.rules.match import Match
 from anotador.rules.match import SideInfo
 from anotador.rules.matchfile import FORMAT as MATCH_FORMAT
@@ -25,6 +27,7 @@ from anotador.rules.scoring import MatchScore
 from anotador.rules.scoring import SideScore
 from anotador.rules.scoring import game_result
 from anotador.rules.scoring import opening_minimum
+from anotador.rules.scoring import score_from
 from anotador.rules.scoring import score_hand
 from anotador.rules.scoring import score_match
 from anotador.rules.serialize import scored_match_to_json
@@ -65,6 +68,7 @@ __all__ = [
     "SideScore",
     "TextRefused",
     "Variant",
+    "append_hand",
     "card_kinds",
     "card_points",
     "describe_variants",
@@ -81,7 +85,9 @@ __all__ = [
     "read_hand",
     "read_match",
     "read_text",
+    "replace_hand",
     "score_document",
+    "score_from",
     "score_hand",
     "score_match",
     "scored_match_to_json",

@@ -87,11 +87,28 @@ def score_match(match: Match) -> MatchScore:
     """Score every hand of a validated match, in order, from its start scores."""
     if match.scored is not None:
         return match.scored
+    return score_from(match, 0, None)
+
+
+def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchScore:
+    """Score ``match`` reusing ``earlier``'s scores of its hands before ``first``: ``earlier``
+    scored a match with the same rules, start scores and first ``first`` hands (a hand's
+    score depends only on the totals before it). The same as :func:`score_match`."""
+    if match.scored is not None:
+        return match.scored
     rules = match.rules
+    hands: list[HandScore] = []
     totals = list(match.start_scores)
-    hands = []
     finished, winner, ended_at = False, None, None
-    for index, hand in enumerate(match.hands):
+    if first and earlier is not None:
+        hands = list(earlier.hands[:first])
+        totals = [side.total for side in hands[-1].sides]
+        if earlier.ended_at is not None and earlier.ended_at < first:
+            finished, winner, ended_at = earlier.finished, earlier.winner, earlier.ended_at
+    else:
+        first = 0
+    for index in range(first, len(match.hands)):
+        hand = match.hands[index]
         sides = []
         for side_index in range(len(hand.sides)):
             breakdown = side_breakdown(rules, hand, side_index)

@@ -19,6 +19,7 @@ from anotador.models import Hand
 from anotador.models import Match
 from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
+from anotador.services.matches import cached
 from anotador.services.matches import claim_version
 
 
@@ -45,14 +46,14 @@ def record_hand(
     if request_key and any(h.request_key == request_key for h in match.hands):
         number = next(h.number for h in match.hands if h.request_key == request_key)
         return Outcome(duplicate=True, hand_number=number)
-    inputs = [h.inputs for h in match.hands] + [hand]
-    number = len(inputs)
+    number = len(match.hands) + 1
 
     def apply(game: rules.Match) -> None:
         stored = rules.hand_to_document(game.rules, game.hands[number - 1])
         match.hands.append(Hand(number=number, inputs=stored, request_key=request_key))
 
-    outcome = save_hands(match, inputs, version, number, apply, "hand_recorded")
+    reading = changed_reading(match, number - 1, hand)
+    outcome = save_hands(match, None, version, number, apply, "hand_recorded", reading)
     if outcome.conflict and request_key:
         # The same form may have been saved by a parallel retry of this very request.
         statement = sa.select(Hand.number).where(
@@ -66,13 +67,14 @@ def record_hand(
 
 def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> Outcome:
     """Replace the inputs of hand ``number``; every later figure is recomputed."""
-    inputs = [h.inputs for h in match.hands]
-    inputs[number - 1] = hand
+    if not 1 <= number <= len(match.hands):
+        raise IndexError(number)
 
     def apply(game: rules.Match) -> None:
         match.hands[number - 1].inputs = rules.hand_to_document(game.rules, game.hands[number - 1])
 
-    return save_hands(match, inputs, version, number, apply, "hand_edited")
+    reading = changed_reading(match, number - 1, hand)
+    return save_hands(match, None, version, number, apply, "hand_edited", reading)
 
 
 def delete_hand(match: Match, number: int, version: int) -> Outcome:
@@ -104,36 +106,60 @@ def preview_hand(
 ) -> tuple[rules.MatchScore | None, list[rules.Problem]]:
     """Score the match as if ``hand`` were recorded (``number`` None) or replaced hand
     ``number``, without writing anything. Problems have paths relative to the hand."""
-    inputs = [h.inputs for h in match.hands]
     if number is None:
-        inputs.append(hand)
-        number = len(inputs)
-    else:
-        inputs[number - 1] = hand
-    game, problems = rules.read_match(match_document(match, inputs))
-    score = rules.score_match(game) if game is not None else None
+        number = len(match.hands) + 1
+    _game, score, problems = changed_reading(match, number - 1, hand)
     return score, hand_problems(problems, number)
+
+
+Reading = tuple[rules.Match | None, rules.MatchScore | None, list[rules.Problem]]
+
+
+def changed_reading(match: Match, index: int, hand: dict[str, Any]) -> Reading:
+    """The engine's reading and score of ``match`` with hand ``index`` (0-based; the number
+    of hands adds one) replaced by ``hand``, and every problem. When the ``scores`` cache
+    holds this version's reading, only ``hand`` is read and the hands before it keep their
+    scores (``rules.replace_hand``: the same result as reading the whole file)."""
+    found = cached(match)
+    if found is not None:
+        return rules.replace_hand(found.game, found.score, index, hand)
+    inputs = [h.inputs for h in match.hands]
+    if index == len(inputs):
+        inputs.append(hand)
+    else:
+        inputs[index] = hand
+    return full_reading(match, inputs)
+
+
+def full_reading(match: Match, inputs: list[dict[str, Any]]) -> Reading:
+    """The engine's reading and score of ``match`` with ``inputs`` as its hands."""
+    game, problems = rules.read_match(match_document(match, inputs))
+    return game, rules.score_match(game) if game is not None else None, problems
 
 
 def save_hands(
     match: Match,
-    inputs: list[dict[str, Any]],
+    inputs: list[dict[str, Any]] | None,
     version: int,
     number: int | None,
     apply: Callable[[rules.Match], None],
     change: str,
+    reading: Reading | None = None,
 ) -> Outcome:
-    """Validate the match with ``inputs`` as its hands, then apply the change if nobody
+    """Validate the match with ``inputs`` as its hands (or take ``reading``, the engine's
+    reading of the changed match: :func:`changed_reading`), then apply the change if nobody
     else changed the match since ``version`` was read; ``change`` names it for
     :data:`anotador.signals.match_changed`, sent once it is committed."""
-    game, problems = rules.read_match(match_document(match, inputs))
-    if game is None:
+    if reading is None:
+        assert inputs is not None
+        reading = full_reading(match, inputs)
+    game, score, problems = reading
+    if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))
     if not claim_version(match, version):
         return Outcome(conflict=True)
     try:
         apply(game)
-        score = rules.score_match(game)
         refresh_summary(match, score)
         match_id, key = match.id, match_key(match)
         db.session.commit()

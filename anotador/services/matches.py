@@ -45,18 +45,27 @@ def score(match: Match) -> Scored:
     """Score a stored match; its stored inputs are re-validated by the engine (once per
     version of the match: later calls reuse the engine's work, kept in the ``scores``
     cache, with the rows' current names, title and notes put in)."""
+    found = cached(match)
+    if found is not None:
+        return found
+    game, problems = rules.read_match(match_document(match))
+    if game is None:
+        raise StoredMatchInvalid(match.id, problems)
+    result = rules.score_match(game)
     key = match_key(match)
-    scores = caches().scores
-    cached = scores.get(key) if key is not None else None
-    if cached is None:
-        game, problems = rules.read_match(match_document(match))
-        if game is None:
-            raise StoredMatchInvalid(match.id, problems)
-        result = rules.score_match(game)
-        if key is not None:
-            scores.put(key, (game, result))
-        return Scored(match, game, result)
-    game, result = cached
+    if key is not None:
+        caches().scores.put(key, (game, result))
+    return Scored(match, game, result)
+
+
+def cached(match: Match) -> Scored | None:
+    """The engine's reading and score of this version of ``match`` when the ``scores``
+    cache has them (with the rows' current names, title and notes put in), else None."""
+    key = match_key(match)
+    found = caches().scores.get(key) if key is not None else None
+    if found is None:
+        return None
+    game, result = found
     fresh = dataclasses.replace(
         game,
         sides=tuple(
