@@ -295,9 +295,9 @@ def test_edit_middle_hand_changes_later_totals_and_minimums(app: Flask, client: 
     assert 'value="700"' in page
     assert 'checked id="closer-2"' in page
     data = {"closer": "none", "s0_table_points": "100", "s1_table_points": "50", "version": "3"}
-    response = client.post(f"/partidas/{match_id}/manos/2", data=data)
+    response = client.post(f"/partidas/{match_id}/manos/2", data=data, follow_redirects=True)
 
-    assert response.status_code == 302
+    assert "Mano 2 corregida." in response.get_data(as_text=True)  # not "anotada": an edit
     with app.app_context():
         score = services.matches.score(services.queries.load_match(match_id)).score
     assert score.totals == (1500, 150)

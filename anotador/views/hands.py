@@ -122,7 +122,11 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
     form.show_problems(outcome.problems)
     if not outcome.ok:
         return render(form, scored, number, status=422)
-    flash(_("Hand %(number)d saved.", number=outcome.hand_number or 0), "success")
+    shown = outcome.hand_number or 0
+    if number is None:
+        flash(_("Hand %(number)d saved.", number=shown), "success")
+    else:
+        flash(_("Hand %(number)d corrected.", number=shown), "success")
     for message in form.hand_warnings + sum(form.field_warnings.values(), []):
         flash(message, "warning")
     return redirect(match_page(match.id))

@@ -58,6 +58,7 @@ def test_editing_a_middle_hand_recomputes_later_totals_and_minimums(
     expect(ellos.get_by_label("Limpias", exact=True)).to_have_value("2")
     table.shot("edit-hand-2")
     table.save("Guardar cambios")
+    expect(page.get_by_role("status").filter(has_text="Mano 2 corregida.")).to_be_visible()
 
     table.expect_row(1, [900, 150], [900, 150])
     table.expect_row(2, [120, 1500], [1020, 1650])
