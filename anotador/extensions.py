@@ -1,5 +1,6 @@
 """Flask extensions, created unbound and bound to an app by :func:`init_app`."""
 
+import sys
 from typing import Any
 from typing import ClassVar
 
@@ -14,6 +15,7 @@ from sqlalchemy import MetaData
 from sqlalchemy import Table
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm.attributes import instance_state
 
 from anotador.config import MIGRATIONS
 
@@ -38,6 +40,22 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+
+# CPython 3.11 (3.11.2 and 3.11.7 seen; not 3.13) can free an object's attribute values while
+# it makes a dict for a new attribute: if the collector runs during that allocation and a
+# weakref callback it triggers sets an attribute on the same object. SQLAlchemy does that to its
+# InstanceState: Session.close() (every request's teardown) sets state._strong_obj on states
+# whose objects are already garbage in a cycle, and the state's own callback (_cleanup) sets
+# attributes on it. A segfault, likely as soon as another thread allocates meanwhile (a threaded
+# server): tests/test_threads.py. 3.12 does not crash there but drops the callback's store. A
+# state given its dict while its object is alive (loaded or created) never takes that path.
+if sys.implementation.name == "cpython" and sys.version_info < (3, 13):
+
+    @event.listens_for(db.Model, "init", propagate=True)
+    @event.listens_for(db.Model, "load", propagate=True)
+    def _give_state_its_dict(target: Any, *args: Any) -> None:
+        instance_state(target).__dict__  # noqa: B018 - materializes the dict (the point)
+
 
 #: The languages of the interface; the first is the default.
 LANGUAGES = ("es", "en", "it")
