@@ -5,9 +5,8 @@ streamed from a file (so the figures are the worker's, not the benchmark's copy 
 upload). For each: seconds, the child's peak resident memory (VmHWM, reset just before the
 post) and its growth over what the child held before posting (target: under 200 MB extra),
 and how a history page fetched meanwhile by another forked child (another worker of the
-server) fared: the restore must not starve other requests. (Another thread of the same
-process is not used: two threads of one app on SQLite crashed this Python in a segfault,
-with the code before these changes too.)
+server) fared: the restore must not starve other requests. (A forked child, as a server's
+other worker would be; two threads of one process are covered by tests/test_two_threads.py.)
 
 Uploads (``ANOTADOR_BENCH_RESTORE_MB``, default 60 MB each):
 
