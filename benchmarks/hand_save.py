@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import flask_migrate
-import sqlalchemy as sa
 
 from anotador import create_app
 from anotador import services
-from anotador.extensions import db
+from benchmarks.web import counted_statements
 
 ROUNDS = 150
 WARM_UP = 20
@@ -91,18 +90,8 @@ def spread(values: list[float]) -> float:
 
 
 def statements(app: Any, client: Any, match_id: int, version: int) -> int:
-    seen: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
+    with counted_statements(app) as seen:
         save(client, match_id, version)
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
     undo(app, match_id)
     return len(seen)
 

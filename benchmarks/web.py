@@ -11,9 +11,11 @@ cold and warm (target: the same small number).
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,9 @@ def timed(client: Any, path: str, status: int = 200, cold: bool = False) -> floa
     return elapsed
 
 
-def statements(app: Any, client: Any, path: str, cold: bool) -> int:
+@contextlib.contextmanager
+def counted_statements(app: Any) -> Iterator[list[str]]:
+    """Every statement sent to ``app``'s database meanwhile, in the list it yields."""
     seen: list[str] = []
 
     def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -81,15 +85,20 @@ def statements(app: Any, client: Any, path: str, cold: bool) -> int:
 
     with app.app_context():
         engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def statements(app: Any, client: Any, path: str, cold: bool) -> int:
     if cold:
         clear_caches(app)
     else:
         client.get(path)
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
+    with counted_statements(app) as seen:
         client.get(path)
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
     return len(seen)
 
 
