@@ -62,10 +62,6 @@ def match_row(
     }
 
 
-def clean_name(name: str) -> str:
-    return " ".join(name.split())
-
-
 def player_ids(names: Iterable[str]) -> dict[str, int]:
     """name_key -> player id for every name, creating the missing players (the first
     spelling of a name wins, as when matches are created one by one): a query, and an insert
@@ -73,7 +69,7 @@ def player_ids(names: Iterable[str]) -> dict[str, int]:
     found, not inserted twice."""
     wanted: dict[str, str] = {}
     for name in names:
-        clean = clean_name(name)
+        clean = rules.clean_text(name)
         wanted.setdefault(name_key(clean), clean)
     if not wanted:
         return {}

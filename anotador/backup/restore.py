@@ -325,7 +325,7 @@ def store(pending: list[Incoming], before: int, used: Counter[str], report: Impo
     rows = []
     for item, score in zip(new, scores, strict=True):
         sides = [
-            (side.name.strip(), [players[name_key(bulk.clean_name(n))] for n in side.players])
+            (side.name, [players[name_key(rules.clean_text(n))] for n in side.players])
             for side in item.game.sides
         ]
         row = bulk.match_row(item.game, score, item.document, item.content_hash)

@@ -33,6 +33,7 @@ from anotador.rules.scoring import score_match
 from anotador.rules.serialize import scored_match_to_json
 from anotador.rules.text import MAX_NAME
 from anotador.rules.text import TextRefused
+from anotador.rules.text import clean_text
 from anotador.rules.text import is_text_character
 from anotador.rules.text import read_text
 from anotador.rules.variant import HandInput
@@ -71,6 +72,7 @@ __all__ = [
     "append_hand",
     "card_kinds",
     "card_points",
+    "clean_text",
     "describe_variants",
     "game_result",
     "get_variant",

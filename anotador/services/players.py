@@ -21,7 +21,7 @@ from anotador.services.documents import match_document
 
 def find_or_create_player(name: str) -> Player:
     """The registered player with this name (accents and case aside), or a new one."""
-    clean = " ".join(name.split())
+    clean = rules.clean_text(name)
     key = name_key(clean)
     player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
     if player is None:
