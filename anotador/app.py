@@ -15,12 +15,15 @@ from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import templating
+from anotador.views import accounts
+from anotador.views import groups
 from anotador.views import hands
 from anotador.views import history
 from anotador.views import main
 from anotador.views import matches
 from anotador.views import pdf
 from anotador.views import players
+from anotador.views import sharing
 
 
 def create_app(
@@ -67,6 +70,9 @@ def create_app(
     app.register_blueprint(pdf.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(accounts.bp)
+    app.register_blueprint(groups.bp)
+    app.register_blueprint(sharing.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     return app

@@ -40,9 +40,14 @@ class NewMatch:
 
 
 def match_row(
-    game: rules.Match, score: rules.MatchScore, document: dict[str, Any], content_hash: str
+    game: rules.Match,
+    score: rules.MatchScore,
+    document: dict[str, Any],
+    content_hash: str,
+    owner_id: int | None,
 ) -> dict[str, Any]:
-    """The ``match`` row of an engine match; ``document`` is its match file (with a date)."""
+    """The ``match`` row of an engine match of account ``owner_id``; ``document`` is its
+    match file (with a date)."""
     status = "finished" if score.finished else "abandoned" if game.abandoned else "ongoing"
     return {
         "variant": game.rules.variant.name,
@@ -59,11 +64,16 @@ def match_row(
         "winner": score.winner,
         "hand_count": len(game.hands),
         "content_hash": content_hash,
+        "owner_id": owner_id,
+        "group_id": None,
+        "table_token": None,
+        "spectator_token": None,
     }
 
 
-def player_ids(names: Iterable[str]) -> dict[str, int]:
-    """name_key -> player id for every name, creating the missing players (the first
+def player_ids(names: Iterable[str], owner_id: int | None) -> dict[str, int]:
+    """name_key -> id of the player of account ``owner_id`` for every name, creating the
+    missing players (the first
     spelling of a name wins, as when matches are created one by one): a query, and an insert
     and a second query when some are new. A player another request created meanwhile is
     found, not inserted twice."""
@@ -73,25 +83,31 @@ def player_ids(names: Iterable[str]) -> dict[str, int]:
         wanted.setdefault(name_key(clean), clean)
     if not wanted:
         return {}
-    statement = sa.select(Player.name_key, Player.id).where(Player.name_key.in_(wanted))
+    owned = Player.owner_id == owner_id  # IS NULL for None
+    statement = sa.select(Player.name_key, Player.id).where(owned, Player.name_key.in_(wanted))
     known: dict[str, int] = {key: player_id for key, player_id in db.session.execute(statement)}
-    missing = [{"name": name, "name_key": key} for key, name in wanted.items() if key not in known]
+    missing = [
+        {"name": name, "name_key": key, "owner_id": owner_id}
+        for key, name in wanted.items()
+        if key not in known
+    ]
     if missing:
         db.session.execute(insert_new_players(), missing)
         statement = sa.select(Player.name_key, Player.id).where(
-            Player.name_key.in_([row["name_key"] for row in missing])
+            owned, Player.name_key.in_([row["name_key"] for row in missing])
         )
         known.update({key: player_id for key, player_id in db.session.execute(statement)})
     return known
 
 
 def insert_new_players() -> sa.Insert:
-    """INSERT into player that skips a name_key already there (both databases say it as
-    ON CONFLICT DO NOTHING)."""
+    """INSERT into player that skips a name the account has already (both databases say it
+    as ON CONFLICT DO NOTHING)."""
     table = Player.__table__
+    names = ["owner_id", "name_key"]
     if db.session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert(table).on_conflict_do_nothing(index_elements=["name_key"])
-    return sqlite.insert(table).on_conflict_do_nothing(index_elements=["name_key"])
+        return postgresql.insert(table).on_conflict_do_nothing(index_elements=names)
+    return sqlite.insert(table).on_conflict_do_nothing(index_elements=names)
 
 
 def insert_matches(new: list[NewMatch]) -> list[int]:

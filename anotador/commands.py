@@ -21,13 +21,25 @@ from flask.cli import with_appcontext
 from anotador import backup
 from anotador import services
 from anotador import signals
+from anotador.account_commands import owner_option
+from anotador.account_commands import share_command
+from anotador.account_commands import users_command
+from anotador.services.scope import EVERYTHING
 
 INVALID_INPUT = 2
 
 
 def register_commands(app: Flask) -> None:
     """Add the commands to ``app.cli`` (``flask --app anotador export`` or ``anotador export``)."""
-    for command in (export_command, import_command, seed_demo_command, check_command):
+    commands = (
+        export_command,
+        import_command,
+        seed_demo_command,
+        check_command,
+        users_command,
+        share_command,
+    )
+    for command in commands:
         app.cli.add_command(command)
 
 
@@ -47,7 +59,7 @@ def output(path: str | None) -> Iterator[IO[str]]:
 @click.option("-o", "--output", "path", help="Write to this file instead of standard output.")
 @with_appcontext
 def export_command(match_id: int | None, everything: bool, as_csv: bool, path: str | None) -> None:
-    """Export match MATCH_ID as a match file, or every match with --all."""
+    """Export match MATCH_ID as a match file, or every match of every account with --all."""
     if everything == (match_id is not None):
         raise click.UsageError("give either MATCH_ID or --all")
     if as_csv and not everything:
@@ -62,21 +74,25 @@ def export_command(match_id: int | None, everything: bool, as_csv: bool, path: s
             file.write("\n")
         return
     with output(path) as file:
-        file.writelines(backup.export_csv() if as_csv else backup.export_lines())
+        file.writelines(
+            backup.export_csv(EVERYTHING) if as_csv else backup.export_lines(EVERYTHING)
+        )
 
 
 @click.command("import")
 @click.argument("file", type=click.File("rb"))
+@owner_option
 @with_appcontext
-def import_command(file: IO[bytes]) -> None:
-    """Import FILE ('-' for standard input): a match file, or a backup made by export --all.
+def import_command(file: IO[bytes], owner: str | None) -> None:
+    """Import FILE ('-' for standard input): a match file, or a backup made by export --all,
+    as matches of the account --owner (by default the first administrator).
 
     A single match prints its page's path (like /partidas/12); a backup prints a report
     (the problems of its first invalid lines, and how many there are). Matches already stored
     with the same content are skipped, so an import that stopped midway is finished by
     running it again: each batch of matches was committed as it was read.
     """
-    report = backup.import_stream(file)
+    report = backup.import_stream(file, owner_id(owner))
     if report.single and report.stopped_at is None:
         if report.invalid:
             for _, line in report.problem_lines():
@@ -104,8 +120,9 @@ def import_command(file: IO[bytes]) -> None:
 @click.command("seed-demo")
 @click.option("--matches", "count", type=click.IntRange(1, 1_000_000), default=100, show_default=1)
 @click.option("--seed", "seed_value", type=int, default=0, show_default=True)
+@owner_option
 @with_appcontext
-def seed_demo_command(count: int, seed_value: int) -> None:
+def seed_demo_command(count: int, seed_value: int, owner: str | None) -> None:
     """Fill the database with COUNT realistic random matches (valid by the rules engine)."""
     from anotador import demo
 
@@ -115,7 +132,7 @@ def seed_demo_command(count: int, seed_value: int) -> None:
         if done % 10_000 == 0 and done < count:
             click.echo(f"{done} matches...", err=True)
 
-    created = demo.seed(count, seed_value, progress)
+    created = demo.seed(count, seed_value, progress, owner_id(owner))
     signals.changed_many("imported", created)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(created)} demo matches stored in {elapsed:.1f} s")
@@ -169,6 +186,17 @@ def check_command(fix: bool) -> None:
         )
     if report.left or report.skipped:
         sys.exit(1)
+
+
+def owner_id(name: str | None) -> int | None:
+    """The account called ``name`` (an error when there is none); None for the default
+    owner (the first administrator)."""
+    if name is None:
+        return None
+    user = services.accounts.find_account(name)
+    if user is None:
+        raise click.BadParameter(f"no account called {name!r}", param_hint="--owner")
+    return user.id
 
 
 def counted(number: int, one: str, many: str) -> str:

@@ -4,6 +4,7 @@ Nothing here reads configuration at import time: the factory calls these functio
 instance folder and the environment it was given.
 """
 
+import datetime
 import os
 import secrets
 from collections.abc import Callable
@@ -72,6 +73,17 @@ def load_config(
         # A form's token lasts as long as its session: a table may pause for hours between
         # two hands (Flask-WTF's default is one hour).
         "WTF_CSRF_TIME_LIMIT": None,
+        # scrypt is memory-hard (32 MiB a hash), in the standard library through OpenSSL.
+        "PASSWORD_HASH_METHOD": "scrypt:32768:8:1",
+        # Anyone who reaches the server may make an account (ANOTADOR_SIGN_UP=closed: only
+        # `anotador users add`); the first one always needs the setup code.
+        "SIGN_UP_OPEN": environ.get("ANOTADOR_SIGN_UP", "open").strip().lower() != "closed",
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_DURATION": datetime.timedelta(days=60),
+        "PERMANENT_SESSION_LIFETIME": datetime.timedelta(days=60),
     }
 
 

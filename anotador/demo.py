@@ -15,6 +15,7 @@ from typing import Any
 
 from anotador import bulk
 from anotador import rules
+from anotador import services
 from anotador.extensions import db
 from anotador.models import name_key
 from anotador.rules import Role
@@ -62,9 +63,10 @@ def player_names(count: int, rng: random.Random) -> list[str]:
     return names
 
 
-def ensure_players(names: list[str]) -> list[int]:
-    """The ids of players with these names, creating the missing ones in one insert."""
-    known = bulk.player_ids(names)
+def ensure_players(names: list[str], owner_id: int | None) -> list[int]:
+    """The ids of the account's players with these names, creating the missing ones in one
+    insert."""
+    known = bulk.player_ids(names, owner_id)
     return [known[name_key(name)] for name in names]
 
 
@@ -154,18 +156,23 @@ def build(
     match = rules.Match(game, infos, tuple(hands), played_on=iso, abandoned=abandoned)
     score = rules.score_match(match)
     document = rules.match_to_document(match)
-    row = bulk.match_row(match, score, document, content_hash(document))
+    row = bulk.match_row(match, score, document, content_hash(document), owner_id=None)
     return Demo(row, sides, document["hands"])
 
 
 def seed(
-    count: int, seed_value: int = 0, progress: Callable[[int], None] | None = None
+    count: int,
+    seed_value: int = 0,
+    progress: Callable[[int], None] | None = None,
+    owner_id: int | None = None,
 ) -> list[int]:
-    """Store ``count`` random matches played over the last three years; their ids."""
+    """Store ``count`` random matches played over the last three years as matches of the
+    account ``owner_id`` (None: the first administrator's); their ids."""
+    owner_id = services.accounts.owner_or_default(owner_id)
     rng = random.Random(seed_value)
     groups = max(1, -(-count // MATCHES_PER_GROUP))
     names = player_names(groups * GROUP_SIZE, rng)
-    ids = ensure_players(names)
+    ids = ensure_players(names, owner_id)
     by_id = dict(zip(ids, names, strict=True))
     tables = [ids[g * GROUP_SIZE : (g + 1) * GROUP_SIZE] for g in range(groups)]
     first_day = datetime.date.today() - datetime.timedelta(days=3 * 365)
@@ -174,7 +181,9 @@ def seed(
         demos = []
         for number in range(start, min(count, start + BATCH)):
             day = first_day + datetime.timedelta(days=number * 3 * 365 // count)
-            demos.append(random_match(rng, rng.choice(tables), by_id, day))
+            demo = random_match(rng, rng.choice(tables), by_id, day)
+            demo.match["owner_id"] = owner_id
+            demos.append(demo)
         created += bulk.insert_matches(demos)
         db.session.commit()
         if progress is not None:

@@ -5,9 +5,12 @@ from typing import Any
 from typing import ClassVar
 
 from flask import Flask
+from flask import has_request_context
 from flask import request
 from flask import session
 from flask_babel import Babel
+from flask_babel import lazy_gettext as _l
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -40,6 +43,10 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+login_manager = LoginManager()
+login_manager.login_view = "accounts.sign_in"
+login_manager.login_message = _l("Sign in to see that page.")
+login_manager.login_message_category = "info"
 
 # CPython 3.11 (3.11.2 and 3.11.7 seen; not 3.13) can free an object's attribute values while
 # it makes a dict for a new attribute: if the collector runs during that allocation and a
@@ -62,7 +69,10 @@ LANGUAGES = ("es", "en", "it")
 
 
 def select_locale() -> str:
-    """The language chosen with the switch, else the browser's preference, else Spanish."""
+    """The language chosen with the switch, else the browser's preference, else Spanish
+    (also outside a request: a command's messages)."""
+    if not has_request_context():
+        return LANGUAGES[0]
     chosen = session.get("lang")
     if chosen in LANGUAGES:
         return chosen
@@ -75,6 +85,7 @@ def init_app(app: Flask) -> None:
     # migrations/ beside the package in a checkout, inside it once installed (anotador.config).
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
+    login_manager.init_app(app)
     babel.init_app(app, locale_selector=select_locale, default_locale=LANGUAGES[0])
     with app.app_context():
         for engine in db.engines.values():

@@ -32,6 +32,7 @@ from anotador import services
 from anotador import signals
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services.scope import EVERYTHING
 
 BATCH = services.queries.BATCH
 #: The derived columns of ``Match`` compared with a fresh score, in report order.
@@ -146,7 +147,7 @@ def check(
     is broken or stale (as it is read, so the report streams). With ``fix``, each batch's
     stale summaries are rewritten and committed before the next batch is read."""
     report = Report()
-    for stored_batch in services.queries.stored_batches(batch):
+    for stored_batch in services.queries.stored_batches(EVERYTHING, batch):
         first, last = stored_batch[0].row.id, stored_batch[-1].row.id
         extra = services.queries.versions_between(first, last)
         report.checked += len(stored_batch)

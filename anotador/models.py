@@ -43,16 +43,104 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-class Player(Model):
-    """A person, reused across matches."""
+#: Folding can lengthen a name ("ß" becomes "ss"); three times is the most NFKD + casefold gives.
+NAME_KEY_LENGTH = 3 * NAME_LENGTH
+#: ``secrets.token_urlsafe(32)``: the length of every token the app hands out.
+TOKEN_LENGTH = 43
+
+
+class User(Model):
+    """An account. Matches, players and groups belong to one.
+
+    Rows the installation had before accounts existed have no owner: they belong to its first
+    administrator, who takes them when the account is made (``services.accounts``).
+    """
+
+    # "user" is a reserved word in SQL.
+    __tablename__ = "account"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
-    # Folding can lengthen a name ("ß" becomes "ss"); three times is the most NFKD + casefold gives.
-    name_key: Mapped[str] = mapped_column(sa.String(3 * NAME_LENGTH), unique=True)
+    name_key: Mapped[str] = mapped_column(sa.String(NAME_KEY_LENGTH), unique=True)
+    password_hash: Mapped[str] = mapped_column(sa.String(255))
+    is_admin: Mapped[bool] = mapped_column(default=False)
+    # Part of the id in the session and remember cookies: a new password or a sign-out
+    # everywhere replaces it, and every cookie made with the old one stops working.
+    session_token: Mapped[str] = mapped_column(sa.String(TOKEN_LENGTH))
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )
+
+    # What Flask-Login asks of a user object.
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_token}"
+
+
+class Group(Model):
+    """A family or a club: its members see its matches, their players and statistics."""
+
+    __tablename__ = "account_group"  # "group" is a reserved word in SQL
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
+    owner_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+
+    owner: Mapped[User] = relationship()
+    memberships: Mapped[list[Membership]] = relationship(
+        back_populates="group", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Membership(Model):
+    """A user in a group (its owner too: one row per member, one query for a user's groups)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("account_group.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+
+    group: Mapped[Group] = relationship(back_populates="memberships")
+    user: Mapped[User] = relationship(lazy="joined")
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "user_id"),)
+
+
+class SignInFailure(Model):
+    """Failed sign-ins of one account or one address: what the throttle counts."""
+
+    # "account:<name key>" or "address:<IP>".
+    key: Mapped[str] = mapped_column(sa.String(NAME_KEY_LENGTH + 10), primary_key=True)
+    failures: Mapped[int] = mapped_column(default=0)
+    last_failure: Mapped[datetime.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class Player(Model):
+    """A person, reused across the matches of one account (each account has its own names)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(sa.String(NAME_KEY_LENGTH))
+    owner_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+
+    __table_args__ = (sa.UniqueConstraint("owner_id", "name_key"),)
 
 
 class Match(Model):
@@ -85,6 +173,14 @@ class Match(Model):
     hand_count: Mapped[int] = mapped_column(default=0)
     # Fingerprint of the match file (names compared by name_key): imports skip what is here.
     content_hash: Mapped[str | None] = mapped_column(sa.String(64), index=True)
+    # Who may see it (anotador.access): its owner, the members of its group, whoever holds
+    # one of its links. A link is revoked by replacing or clearing its token.
+    owner_id: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    group_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("account_group.id", ondelete="SET NULL"), index=True
+    )
+    table_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
+    spectator_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", order_by="Side.position", cascade="all, delete-orphan"
@@ -100,6 +196,8 @@ class Match(Model):
         sa.Index("ix_match_played_on_id", "played_on", "id"),
         sa.Index("ix_match_status_played_on_id", "status", "played_on", "id"),
         sa.Index("ix_match_variant_played_on_id", "variant", "played_on", "id"),
+        # Every list is one account's (and its groups'): the history's keyset per owner.
+        sa.Index("ix_match_owner_id_played_on_id", "owner_id", "played_on", "id"),
     )
 
 

@@ -17,6 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
 
+from anotador import services
 from anotador.config import MIGRATIONS
 from anotador.extensions import db
 
@@ -41,16 +42,27 @@ def prepare(app: Flask, echo: Callable[[str], object] = print) -> bool:
     echo(f"Data folder: {app.instance_path}")
     echo(f"Database: {database}")
     revision = current_revision(app)
-    if revision is None:
+    migrated = revision is None
+    if migrated:
         echo("New database: applying the migrations.")
         with app.app_context():
             flask_migrate.upgrade()
-        return True
-    heads = head_revisions()
-    if revision not in heads:
+    elif revision not in head_revisions():
         echo(
             f"The database is at revision {revision}; this version of anotador expects "
-            f"{', '.join(heads)}. To bring it up to date, back it up "
+            f"{', '.join(head_revisions())}. To bring it up to date, back it up "
             "(`anotador export --all -o backup.jsonl`), then run `anotador db upgrade`."
         )
-    return False
+        return False
+    announce_setup_code(app, echo)
+    return migrated
+
+
+def announce_setup_code(app: Flask, echo: Callable[[str], object]) -> None:
+    """While the installation has no account, the code that lets the web make the first."""
+    with app.app_context():
+        if services.accounts.account_count():
+            return
+        code = services.accounts.setup_code(app.config["SECRET_KEY"])
+    echo(f"No account yet. Setup code for the first account (the administrator): {code}")
+    echo("Or make it here: anotador users add NAME")

@@ -11,9 +11,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
 from sqlalchemy import text
+from stored import OWNER
+from stored import TEST_PASSWORD_HASH
 from stored import MakeMatch
+from stored import create_account
 from stored import create_stored_match
 from stored import match_document
+from stored import signed_in
 
 from anotador import create_app
 from anotador.config import database_uri
@@ -50,7 +54,9 @@ def pytest_report_header() -> str:
 
 @pytest.fixture
 def app_factory(tmp_path: Path) -> Iterator[AppFactory]:
-    """Build apps on an empty, migrated database: PostgreSQL when DATABASE_URL is set.
+    """Build apps on an empty, migrated database: PostgreSQL when DATABASE_URL is set,
+    with one account, ``OWNER`` (its administrator: ``signed_in(app)`` is a client of it;
+    ``account=False``: none).
 
     Keyword arguments override the test configuration. Every app shares the test's database
     and instance folder (``tmp_path / "instance"``).
@@ -58,10 +64,12 @@ def app_factory(tmp_path: Path) -> Iterator[AppFactory]:
     apps: list[Flask] = []
     url = _database_url()
 
-    def build(**overrides: Any) -> Flask:
+    def build(*, account: bool = True, **overrides: Any) -> Flask:
         test_config = {
             "TESTING": True,
             "WTF_CSRF_ENABLED": False,
+            # Cheap hashes: the suite makes many accounts (the default is in test_accounts.py).
+            "PASSWORD_HASH_METHOD": TEST_PASSWORD_HASH,
             "SQLALCHEMY_DATABASE_URI": (
                 database_uri(url) if url else f"sqlite:///{tmp_path / 'test.sqlite3'}"
             ),
@@ -75,6 +83,8 @@ def app_factory(tmp_path: Path) -> Iterator[AppFactory]:
                     connection.execute(text("DROP SCHEMA public CASCADE"))
                     connection.execute(text("CREATE SCHEMA public"))
             flask_migrate.upgrade()
+        if not apps and account:
+            create_account(app, OWNER)
         apps.append(app)
         return app
 
@@ -94,6 +104,13 @@ def app(app_factory: AppFactory) -> Flask:
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
+    """A browser signed in as ``OWNER``, who owns what ``make_match`` stores."""
+    return signed_in(app, OWNER)
+
+
+@pytest.fixture
+def anonymous(app: Flask) -> FlaskClient:
+    """A browser signed in nowhere."""
     return app.test_client()
 
 

@@ -18,6 +18,8 @@ from typing import Any
 import flask
 import sqlalchemy as sa
 from flask import Flask
+from flask.testing import FlaskClient
+from flask_login.utils import encode_cookie
 
 from anotador import services
 from anotador.extensions import db
@@ -51,17 +53,60 @@ def match_document(
 
 
 def create_stored_match(
-    app: Flask, document: dict[str, Any], *, first_dealer: int | None = None
+    app: Flask,
+    document: dict[str, Any],
+    *,
+    first_dealer: int | None = None,
+    owner: str | None = None,
 ) -> int:
     """Store ``document`` (a copy) as a new match of ``app`` and return its id, asserting the
-    engine accepted it. In the current app context when it is ``app``'s, else in one of its
-    own."""
+    engine accepted it; it is the match of account ``owner`` (by default the first
+    administrator's, the ``OWNER`` of the ``app`` fixture). In the current app context when
+    it is ``app``'s, else in one of its own."""
     with _context_of(app):
+        account = None if owner is None else services.accounts.find_account(owner)
         match, problems = services.matches.create_match(
-            copy.deepcopy(document), first_dealer=first_dealer
+            copy.deepcopy(document),
+            first_dealer=first_dealer,
+            owner_id=account.id if account is not None else None,
         )
         assert match is not None, problems
         return match.id
+
+
+#: The account of the ``app`` fixture (its administrator); ``client`` is signed in as it.
+OWNER = "Dueña"
+PASSWORD = "una clave larga"
+#: Hashing made cheap for the suite (the app's default is scrypt at 32 MiB).
+TEST_PASSWORD_HASH = "scrypt:1024:8:1"
+
+
+def owner_id() -> int | None:
+    """The id of the current app's first administrator (the ``app`` fixture's ``OWNER``)."""
+    return services.accounts.first_administrator_id()
+
+
+def create_account(app: Flask, name: str, *, admin: bool = False) -> int:
+    """A new account of ``app`` called ``name`` (password ``PASSWORD``); its id."""
+    with _context_of(app):
+        return services.accounts.create_account(name, PASSWORD, admin=admin).id
+
+
+def signed_in(app: Flask, name: str = OWNER) -> FlaskClient:
+    """A test client signed in as the account ``name``, as after its sign-in form: in the
+    session and with the remember cookie (which signs a phone in again when its session is
+    gone)."""
+    with _context_of(app):
+        user = services.accounts.find_account(name)
+        assert user is not None, name
+        identity = user.get_id()
+        remember = encode_cookie(identity)
+    client = app.test_client()
+    client.set_cookie(app.config.get("REMEMBER_COOKIE_NAME", "remember_token"), remember)
+    with client.session_transaction() as session:
+        session["_user_id"] = identity
+        session["_fresh"] = True
+    return client
 
 
 def snapshot(app: Flask) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from stored import create_stored_match
+from stored import owner_id
+from stored import signed_in
 from werkzeug.datastructures import FileStorage
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import encode_multipart
@@ -32,6 +34,7 @@ from anotador.models import Match
 from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
+from anotador.services.scope import EVERYTHING
 
 E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
 
@@ -86,7 +89,7 @@ def clear_database() -> None:
 
 
 def export_all() -> list[dict[str, Any]]:
-    lines = "".join(backup.export_lines()).splitlines()
+    lines = "".join(backup.export_lines(EVERYTHING)).splitlines()
     assert json.loads(lines[0])["format"] == backup.BACKUP_FORMAT
     return [json.loads(line) for line in lines[1:]]
 
@@ -125,7 +128,7 @@ def test_round_trip_loses_nothing_and_import_twice_adds_nothing(
         for document in documents:
             create_stored_match(app, document)
         before = export_all()
-        dump = "".join(backup.export_lines())
+        dump = "".join(backup.export_lines(EVERYTHING))
 
         clear_database()
         report = import_text(dump)
@@ -151,7 +154,7 @@ def test_same_match_twice_in_a_backup_is_restored_twice(app: Flask):
     with app.app_context():
         create_stored_match(app, document)
         create_stored_match(app, document)
-        dump = "".join(backup.export_lines())
+        dump = "".join(backup.export_lines(EVERYTHING))
         clear_database()
         assert import_text(dump).created == 2
         assert import_text(dump).skipped == 2
@@ -322,7 +325,7 @@ def test_restore_a_backup_reports_and_skips_what_is_here(app: Flask, client: Fla
     with app.app_context():
         create_stored_match(app, document)
         create_stored_match(app, {**document, "title": "otra"})
-        dump = "".join(backup.export_lines()).encode()
+        dump = "".join(backup.export_lines(EVERYTHING)).encode()
         clear_database()
     response = upload(client, dump)
     assert response.status_code == 200
@@ -398,7 +401,7 @@ def test_restore_without_a_file_is_400(client: FlaskClient):
 
 def test_restore_larger_than_the_limit_is_413(app_factory: Any):
     app = app_factory(RESTORE_MAX_BYTES=1024 * 1024)
-    response = upload(app.test_client(), b" " * (1024 * 1024 + 1) + E01.read_bytes())
+    response = upload(signed_in(app), b" " * (1024 * 1024 + 1) + E01.read_bytes())
     assert response.status_code == 413
     assert "demasiado grande" in response.get_data(as_text=True)
 
@@ -413,7 +416,7 @@ def test_restore_accepts_more_than_the_apps_usual_limit(app: Flask, client: Flas
 
 def test_restore_needs_the_csrf_token(app_factory: Any):
     app = app_factory(WTF_CSRF_ENABLED=True)
-    response = upload(app.test_client(), E01.read_bytes())
+    response = upload(signed_in(app), E01.read_bytes())
     assert response.status_code == 400
     with app.app_context():
         assert match_count() == 0
@@ -421,11 +424,11 @@ def test_restore_needs_the_csrf_token(app_factory: Any):
 
 def test_bulk_players_reuse_the_registry_and_the_first_spelling_wins(app: Flask):
     with app.app_context():
-        ana = services.players.find_or_create_player("Ana")
+        ana = services.players.find_or_create_player("Ana", owner_id())
         db.session.commit()
-        ids = bulk.player_ids(["ana", "José  Pérez", "jose perez", "ANA"])
+        ids = bulk.player_ids(["ana", "José  Pérez", "jose perez", "ANA"], owner_id())
         db.session.commit()
         assert set(ids) == {"ana", "jose perez"}
         assert ids["ana"] == ana.id
         assert db.session.get(Player, ids["jose perez"]).name == "José Pérez"
-        assert bulk.player_ids(["Jose Perez"]) == {"jose perez": ids["jose perez"]}
+        assert bulk.player_ids(["Jose Perez"], owner_id()) == {"jose perez": ids["jose perez"]}

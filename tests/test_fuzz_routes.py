@@ -67,16 +67,22 @@ from hypothesis import Phase
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from stored import OWNER
+from stored import create_account
 from stored import create_stored_match
+from stored import signed_in
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from anotador import create_app
+from anotador import services
 from anotador.extensions import LANGUAGES
 from anotador.extensions import db
+from anotador.models import Group
 from anotador.models import Match
 from anotador.models import Player
+from anotador.models import User
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
@@ -302,6 +308,16 @@ SEED: tuple[tuple[dict[str, Any], int | None], ...] = (
 def seed(app: Flask) -> None:
     for document, dealer in SEED:
         create_stored_match(app, {"format": "anotador-match/1", **document}, first_dealer=dealer)
+    # A group with a second member, and links of the first match (for their routes).
+    create_account(app, "Beto")
+    with app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        group = services.groups.create_group(owner, "Familia")
+        services.groups.add_member(group, "Beto")
+        first = services.queries.load_match(min(stored_ids(app).hands))
+        services.sharing.set_link(first, "table", True)
+        services.sharing.set_link(first, "spectator", True)
+        db.session.remove()
 
 
 @dataclass(frozen=True)
@@ -311,6 +327,17 @@ class Stored:
     hands: dict[int, int]
     players: tuple[int, ...]
     static: tuple[str, ...] = ()  # the files under the app's static folder
+    accounts: tuple[int, ...] = ()
+    groups: tuple[int, ...] = ()
+    tokens: tuple[str, ...] = ()  # the matches' table and spectator links
+
+    def ids_of(self, table: str) -> Iterable[int]:
+        return {
+            "match": self.hands,
+            "player": self.players,
+            "account": self.accounts,
+            "account_group": self.groups,
+        }[table]
 
 
 def stored_ids(app: Flask) -> Stored:
@@ -318,17 +345,28 @@ def stored_ids(app: Flask) -> Stored:
         query = sa.select(Match.id, Match.hand_count).order_by(Match.id)
         hands = {int(match_id): int(count) for match_id, count in db.session.execute(query)}
         players = tuple(db.session.scalars(sa.select(Player.id).order_by(Player.id)))
+        accounts = tuple(db.session.scalars(sa.select(User.id).order_by(User.id)))
+        groups = tuple(db.session.scalars(sa.select(Group.id).order_by(Group.id)))
+        links = sa.select(Match.table_token, Match.spectator_token)
+        tokens = tuple(t for row in db.session.execute(links) for t in row if t)
         db.session.remove()
     folder = Path(app.static_folder or "static")
     files = sorted(
         quote(p.relative_to(folder).as_posix()) for p in folder.rglob("*") if p.is_file()
     )
-    return Stored(hands, players, tuple(files))
+    return Stored(hands, players, tuple(files), accounts, groups, tokens)
 
 
 # Every row of every table
 
 Rows = dict[str, dict[tuple[Any, ...], tuple[Any, ...]]]
+
+
+THROTTLE = "sign_in_failure"
+
+
+def without(table: str, rows: Rows) -> Rows:
+    return {name: found for name, found in rows.items() if name != table}
 
 
 def table_rows(app: Flask) -> Rows:
@@ -454,11 +492,11 @@ BAD_INTEGERS = [
 
 def ids(table: str, exclude: str | None = None) -> Filler:
     def valid(stored: Stored, chosen: dict[str, str]) -> list[str]:
-        values = stored.hands if table == "match" else stored.players
+        values = stored.ids_of(table)
         return [str(v) for v in values if exclude is None or str(v) != chosen.get(exclude)]
 
     def bad(stored: Stored) -> list[str]:
-        values = list(stored.hands if table == "match" else stored.players)
+        values = list(stored.ids_of(table))
         return [str(max(values, default=0) + 1), str(2**31 - 1), *BAD_INTEGERS]
 
     return Filler(valid, bad, table=table, stored=True)
@@ -480,6 +518,13 @@ URL_FILLERS: dict[tuple[str, str], Filler] = {
     ("id", "player_id"): ids("player"),
     ("id", "first_id"): ids("player"),
     ("id", "second_id"): ids("player", exclude="first_id"),
+    ("id", "group_id"): ids("account_group"),
+    ("id", "user_id"): ids("account"),
+    ("string", "token"): Filler(
+        lambda s, c: list(s.tokens),
+        lambda s: ["a" * 43, "%00" * 43, quote("ñ") * 43, "x" * 44, ""],
+        stored=True,
+    ),
     ("int", "number"): Filler(
         hand_numbers, lambda s: ["9", "99", str(2**63), "0", *BAD_INTEGERS], stored=True
     ),
@@ -760,6 +805,18 @@ class Harvest:
 _HARVESTS: dict[Any, Harvest] = {}
 
 
+#: Pages for a browser signed in nowhere (a signed-in one is sent home from them).
+ANONYMOUS_PAGES = ("/cuenta/entrar", "/cuenta/crear")
+
+
+def client_for(app: Flask, path: str) -> Any:
+    """A client signed in as the owner, a new one each time (an empty POST to the sign-out
+    signs out), but on the sign-in and sign-up pages."""
+    if path.startswith(ANONYMOUS_PAGES):
+        return app.test_client()
+    return signed_in(app)
+
+
 def harvest(fuzzer: Fuzzer) -> Harvest:
     """What the pages offer: GET every page of every seeded id, POST every form route empty
     (a confirmation page has fields of its own), then follow each GET form and link once.
@@ -770,7 +827,6 @@ def harvest(fuzzer: Fuzzer) -> Harvest:
     if key in _HARVESTS:
         return _HARVESTS[key]
     found = Harvest()
-    client = app.test_client()
     visited: set[tuple[str, str]] = set()
     not_html: set[tuple[str, str]] = {("static", "GET")}
 
@@ -780,7 +836,7 @@ def harvest(fuzzer: Fuzzer) -> Harvest:
             return
         visited.add((method, target))
         RecordingArgs.asked.clear()
-        response = client.open(target, method=method)
+        response = client_for(app, target).open(target, method=method)
         found.reads.setdefault((endpoint, method), set()).update(RecordingArgs.asked)
         if response.mimetype != "text/html":
             not_html.add((endpoint, method))  # a PDF, a download: no forms, slow to make
@@ -790,7 +846,8 @@ def harvest(fuzzer: Fuzzer) -> Harvest:
     csrf = app.config["WTF_CSRF_ENABLED"]
     app.config["WTF_CSRF_ENABLED"] = False
     try:
-        for route in app_routes(app):
+        # Every page before any POST: an empty POST may delete what a page shows (a group).
+        for route in sorted(app_routes(app), key=lambda route: route.method != "GET"):
             for values in varied(valid_combinations(app, route.rule, fuzzer.stored))[:8]:
                 visit(route.endpoint, route.method, build_path(route.rule, values))
         for (endpoint, method), samples in list(found.samples.items()):
@@ -947,7 +1004,7 @@ class Fuzzer:
         self.stored = stored_ids(app)
         self.harvest = harvest(self)
         # Match files to upload: the seeded matches as the app exports them.
-        client = app.test_client()
+        client = signed_in(app)
         with app.test_request_context():
             exports = [url_for("matches.export", match_id=m) for m in self.stored.hands]
         self.documents = [json.loads(client.get(url).get_data()) for url in exports]
@@ -986,7 +1043,7 @@ class Fuzzer:
                 data.add(name, (io.BytesIO(content), filename))
             kwargs["data"] = data
         try:
-            response = self.app.test_client().open(call.path, method=call.method, **kwargs)
+            response = client_for(self.app, call.path).open(call.path, method=call.method, **kwargs)
             try:
                 response.get_data()  # a streamed body fails only when read
             finally:
@@ -1004,7 +1061,10 @@ class Fuzzer:
         a write the pages cannot show; then put the seeded rows back. Returns the status."""
         reply = self.send(call)
         after = table_rows(self.app)
-        changed = after != self.seed_rows
+        # The sign-in throttle counts refused attempts: the one write a refusal makes.
+        changed = without(THROTTLE, after) != without(THROTTLE, self.seed_rows)
+        if not changed and after != self.seed_rows:
+            put_back(self.app, self.seed_rows)
         problems: list[tuple[tuple[str, ...], str]] = []
         if reply.status >= 500:
             problems.append(

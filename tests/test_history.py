@@ -16,6 +16,7 @@ from anotador import demo
 from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services.scope import EVERYTHING
 
 
 def store(app: Flask, **changes: Any) -> int:
@@ -61,8 +62,8 @@ def test_pages_walk_every_match_newest_first(app: Flask, client: FlaskClient, se
 
 def test_keyset_cursor_jumps_to_any_page(app: Flask, seeded: list[int]):
     with app.app_context():
-        cursor = services.queries.cursor_at(services.queries.Filters(), 50)
-        page = services.queries.history_page(services.queries.Filters(), cursor)
+        cursor = services.queries.cursor_at(EVERYTHING, services.queries.Filters(), 50)
+        page = services.queries.history_page(EVERYTHING, services.queries.Filters(), cursor)
     assert [m.id for m in page.matches] == newest_first(app)[50:]
     assert page.next_cursor is None
 

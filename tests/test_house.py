@@ -42,6 +42,7 @@ from anotador.rules.matchfile import SIDE_KEYS
 from anotador.rules.paths import join
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
+from anotador.services.scope import EVERYTHING
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "anotador"
@@ -496,10 +497,10 @@ def test_a_new_variant_goes_through_every_page(
 
     # The player statistics count the toy's clean and dirty canastas and red threes.
     with app.app_context():
-        player = services.queries.find_player("Ana")
+        player = services.queries.find_player(EVERYTHING, "Ana")
         assert player is not None
         player_id = player.id
-        summaries = services.queries.summaries(frozenset({player_id}), all_players=True)
+        summaries = services.queries.summaries(EVERYTHING, frozenset({player_id}), all_players=True)
         record = stats.team_stats(summaries, frozenset({player_id})).overall
         assert (record.clean, record.dirty, record.red_threes, record.closed) == (1, 0, 1, 1)
     page = client.get(f"/jugadores/{player_id}", headers=english)

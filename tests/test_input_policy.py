@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from stored import create_stored_match
 from stored import match_document
+from stored import signed_in
 from stored import snapshot
 from test_matches import new_match_fields
 
@@ -294,7 +295,7 @@ def test_a_language_switch_never_redirects_with_a_control_character(client: Flas
 def test_an_expired_hand_form_keeps_what_was_typed(app_factory: Any):
     app = app_factory(WTF_CSRF_ENABLED=True)
     match_id = store(app, [["Ana", "Beto"], ["Carla", "Dani"]], hands=0)
-    client = app.test_client()
+    client = signed_in(app)
     page = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
     hidden = dict(re.findall(r'name="(request_key|version)" type="hidden" value="(\w+)"', page))
     typed = {"closer": "0", "s0_clean": "2", "s0_table_points": "1340", "s1_table_points": "600"}

@@ -29,6 +29,8 @@ from anotador import config
 from anotador import create_app
 from anotador import startup
 from anotador.cli import main
+from anotador.services.accounts import create_account
+from anotador.services.accounts import setup_code
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 RESOURCES = ("templates", "static", "migrations")
@@ -164,7 +166,22 @@ def test_prepare_migrates_a_new_database_once(tmp_path: Path):
 
     said.clear()
     assert not startup.prepare(app, said.append)
+    assert said[2:] == [
+        "No account yet. Setup code for the first account (the administrator): "
+        + setup_code(app.config["SECRET_KEY"]),
+        "Or make it here: anotador users add NAME",
+    ]
+
+
+def test_prepare_says_no_setup_code_once_an_account_exists(tmp_path: Path):
+    app = sqlite_app(tmp_path)
+    startup.prepare(app, lambda line: None)
+    with app.app_context():
+        create_account("Ana", "una clave larga")
+    said: list[str] = []
+    assert not startup.prepare(app, said.append)
     assert len(said) == 2
+    assert not any("Setup code" in line for line in said)
 
 
 def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(tmp_path: Path):

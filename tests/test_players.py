@@ -10,12 +10,14 @@ from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import create_stored_match
 from stored import match_document
+from stored import signed_in
 
 from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Player
 from anotador.models import Seat
+from anotador.services.scope import EVERYTHING
 
 
 def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
@@ -34,7 +36,7 @@ def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
 
 def player_id(app: Flask, name: str) -> int:
     with app.app_context():
-        player = services.queries.find_player(name)
+        player = services.queries.find_player(EVERYTHING, name)
         assert player is not None
         return player.id
 
@@ -176,7 +178,7 @@ def test_merge_keeps_every_match(app: Flask, client: FlaskClient):
 def test_forms_need_the_csrf_token(app_factory: Any):
     app = app_factory(WTF_CSRF_ENABLED=True)
     store(app, [["Ana", "Beto"], ["Carla", "Dani"]])
-    response = app.test_client().post("/jugadores/1/nombre", data={"name": "Zoe"})
+    response = signed_in(app).post("/jugadores/1/nombre", data={"name": "Zoe"})
     assert response.status_code == 400
     with app.app_context():
         assert db.session.get(Player, 1).name == "Ana"

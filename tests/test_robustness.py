@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from stored import create_stored_match
 from stored import match_document
+from stored import signed_in
 from stored import snapshot
 from werkzeug.exceptions import NotFound
 
@@ -80,7 +81,7 @@ def table(app_factory) -> tuple[Flask, FlaskClient, int]:
     app = app_factory()
     new_match(app, "canastone", hands=0)
     match_id = new_match(app)
-    return app, app.test_client(), match_id
+    return app, signed_in(app), match_id
 
 
 def assert_clear_refusal(response, where: str) -> None:
@@ -147,7 +148,7 @@ def test_wrong_methods(table):
 def test_no_csrf_token_is_refused(app_factory):
     app = app_factory(WTF_CSRF_ENABLED=True, PROPAGATE_EXCEPTIONS=False)
     match_id = new_match(app)
-    client = app.test_client()
+    client = signed_in(app)
     before = snapshot(app)
     valid_hand = {"closer": "none", "s0_table_points": "100", "version": "2", "confirm": "1"}
     for endpoint, rule in post_routes(app):
@@ -164,7 +165,7 @@ def test_with_csrf_token_the_real_form_saves(app_factory):
 
     app = app_factory(WTF_CSRF_ENABLED=True)
     match_id = new_match(app)
-    client = app.test_client()
+    client = signed_in(app)
     page = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
     fields = dict(
         re.findall(r'name="(csrf_token|request_key|version)" type="hidden" value="([^"]+)"', page)

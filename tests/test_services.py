@@ -21,6 +21,7 @@ from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services.scope import EVERYTHING
 from anotador.signals import match_changed
 
 
@@ -122,7 +123,7 @@ def test_renaming_a_player_sends_each_of_their_matches(app: Flask) -> None:
     first, second = create(app), create(app)
     other = create(app, sides=[{"name": "A", "players": ["Eva"]}, {"name": "B"}])
     with sent(app) as seen, app.app_context():
-        ana = services.queries.find_player("Ana")
+        ana = services.queries.find_player(EVERYTHING, "Ana")
         assert ana is not None
         assert services.players.rename_player(ana, "Ana") is None  # the same name: no change
         assert services.players.rename_player(ana, "Beto") is not None  # taken: refused
@@ -135,8 +136,11 @@ def test_merging_players_sends_the_matches_that_changed(app: Flask) -> None:
     create(app)
     moved = create(app, sides=[{"name": "A", "players": ["Anita"]}, {"name": "B"}])
     with sent(app) as seen, app.app_context():
-        ana, anita = services.queries.find_player("Ana"), services.queries.find_player("Anita")
-        beto = services.queries.find_player("Beto")
+        ana, anita = (
+            services.queries.find_player(EVERYTHING, "Ana"),
+            services.queries.find_player(EVERYTHING, "Anita"),
+        )
+        beto = services.queries.find_player(EVERYTHING, "Beto")
         assert ana is not None
         assert anita is not None
         assert beto is not None

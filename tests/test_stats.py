@@ -11,6 +11,7 @@ from stored import match_document
 from anotador import services
 from anotador import stats
 from anotador.models import name_key
+from anotador.services.scope import EVERYTHING
 
 AB, CD, AC, BD = ["Ana", "Beto"], ["Carla", "Dani"], ["Ana", "Carla"], ["Beto", "Dani"]
 
@@ -67,14 +68,15 @@ def ids(app: Flask) -> dict[str, int]:
         for match_file in HISTORY:
             create_stored_match(app, match_file)
         return {
-            name: services.queries.find_player(name).id for name in ("Ana", "Beto", "Carla", "Dani")
+            name: services.queries.find_player(EVERYTHING, name).id
+            for name in ("Ana", "Beto", "Carla", "Dani")
         }
 
 
 def load(app: Flask, *players: int, **filters: Any) -> list[stats.MatchSummary]:
     with app.app_context():
         return services.queries.summaries(
-            players, services.queries.Filters(**filters), all_players=True
+            EVERYTHING, players, services.queries.Filters(**filters), all_players=True
         )
 
 

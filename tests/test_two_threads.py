@@ -23,6 +23,7 @@ from anotador.models import Match
 from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
+from anotador.services.scope import EVERYTHING
 
 CHILD = Path(__file__).with_name("two_threads_child.py")
 #: Enough matches for the restore to last while the other thread loads many pages.
@@ -38,7 +39,7 @@ def test_a_restore_and_the_history_page_in_two_threads_at_once(app_factory, tmp_
     with app.app_context():
         demo.seed(MATCHES, seed_value=2)
         with upload.open("w", encoding="utf-8") as file:
-            file.writelines(backup.export_lines())
+            file.writelines(backup.export_lines(EVERYTHING))
         for model in (Hand, Seat, Side, Match, Player):  # restored into an empty database
             db.session.execute(sa.delete(model))
         db.session.commit()

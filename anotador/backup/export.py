@@ -17,6 +17,7 @@ from typing import Any
 from anotador import rules
 from anotador import services
 from anotador.models import Match
+from anotador.services.scope import Scope
 
 BACKUP_FORMAT = "anotador-backup/1"
 #: Matches per transaction when importing, and per read when exporting.
@@ -52,14 +53,15 @@ def export_file(stored: services.queries.Stored) -> dict[str, Any]:
     return document if game is None else rules.match_to_document(game)
 
 
-def export_lines() -> Iterator[str]:
-    """The backup of every match: the header line, then a batch of lines at a time."""
+def export_lines(scope: Scope) -> Iterator[str]:
+    """The backup of every match ``scope`` sees: the header line, then a batch of lines at
+    a time."""
     header = {
         "format": BACKUP_FORMAT,
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     yield json.dumps(header) + "\n"
-    for stored_batch in services.queries.stored_batches():
+    for stored_batch in services.queries.stored_batches(scope):
         yield "".join(
             json.dumps(export_file(stored), ensure_ascii=False) + "\n" for stored in stored_batch
         )
@@ -99,12 +101,13 @@ def csv_row(stored: services.queries.Stored) -> list[Any]:
     return [csv_cell(value) for value in (*result, row.title)]
 
 
-def export_csv() -> Iterator[str]:
-    """The history table as CSV, newest match last, a batch of lines at a time."""
+def export_csv(scope: Scope) -> Iterator[str]:
+    """The history table of the matches ``scope`` sees as CSV, newest match last, a batch
+    of lines at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_HEADER)
-    for stored_batch in services.queries.stored_batches(hands=False):
+    for stored_batch in services.queries.stored_batches(scope, hands=False):
         writer.writerows(csv_row(stored) for stored in stored_batch)
         yield buffer.getvalue()
         buffer.seek(0)

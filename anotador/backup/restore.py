@@ -236,9 +236,14 @@ class Incoming:
 
 
 def import_stream(
-    stream: IO[bytes], batch: int | None = None, keep: int = KEEP_INVALID
+    stream: IO[bytes],
+    owner_id: int | None = None,
+    batch: int | None = None,
+    keep: int = KEEP_INVALID,
 ) -> ImportReport:
-    """Import a match file, a backup or JSON lines of match files (see the module docs).
+    """Import a match file, a backup or JSON lines of match files (see the module docs) as
+    matches of the account ``owner_id`` (None: the first administrator's, see
+    ``services.accounts.owner_or_default``); a match that account already has is skipped.
 
     The input is read a block at a time and stored a batch at a time, one transaction per
     batch, so memory stays bounded by the batch, the longest line (MAX_LINE) and the
@@ -249,6 +254,7 @@ def import_stream(
     being parsed. If the database fails, the report says where the import stopped (the
     batches before stay committed) and the error is logged."""
     batch = batch or BATCH
+    owner_id = services.accounts.owner_or_default(owner_id)
     backfill_hashes()
     single, entries = read_documents(stream)
     report = ImportReport(single=single)
@@ -276,22 +282,31 @@ def import_stream(
         pending.append(Incoming(game, document, services.documents.content_hash(document)))
         batch_start = batch_start or number
         if len(pending) >= batch:
-            if not store_batch(pending, before, used, report, batch_start):
+            if not store_batch(pending, Target(owner_id, before, used), report, batch_start):
                 return report
             pending, batch_start = [], 0
-    store_batch(pending, before, used, report, batch_start)
+    store_batch(pending, Target(owner_id, before, used), report, batch_start)
     return report
 
 
-def store_batch(
-    pending: list[Incoming], before: int, used: Counter[str], report: ImportReport, start: int
-) -> bool:
+@dataclass(frozen=True)
+class Target:
+    """Where an import stores: whose matches, and which of them were there before it."""
+
+    owner_id: int | None
+    #: Only the matches stored before this import count as "already present".
+    before: int
+    #: Content hash -> how many stored copies this import has matched so far.
+    used: Counter[str]
+
+
+def store_batch(pending: list[Incoming], target: Target, report: ImportReport, start: int) -> bool:
     """Store a batch (see :func:`store`); False, with the report saying where the import
     stopped, if the database failed."""
     if not pending:
         return True
     try:
-        store(pending, before, used, report)
+        store(pending, target, report)
     except sa.exc.SQLAlchemyError:
         db.session.rollback()
         log.exception("import stopped at line %d; %s", start, report.summary())
@@ -306,10 +321,12 @@ def store_batch(
     return True
 
 
-def store(pending: list[Incoming], before: int, used: Counter[str], report: ImportReport) -> None:
-    """Store a batch of incoming matches in one transaction, skipping those already stored
-    (by match ids up to ``before``)."""
-    copies = services.queries.stored_copies({item.content_hash for item in pending}, before)
+def store(pending: list[Incoming], target: Target, report: ImportReport) -> None:
+    """Store a batch of incoming matches in one transaction, skipping those the owner
+    already had (by match ids up to ``target.before``)."""
+    hashes = {item.content_hash for item in pending}
+    copies = services.queries.stored_copies(hashes, target.owner_id, target.before)
+    used = target.used
     new, skipped = [], []
     for item in pending:
         stored = copies.get(item.content_hash, [])
@@ -320,7 +337,8 @@ def store(pending: list[Incoming], before: int, used: Counter[str], report: Impo
             new.append(item)
     scores = [rules.score_match(item.game) for item in new]  # before the first write
     players = bulk.player_ids(
-        name for item in new for side in item.game.sides for name in side.players
+        (name for item in new for side in item.game.sides for name in side.players),
+        target.owner_id,
     )
     rows = []
     for item, score in zip(new, scores, strict=True):
@@ -328,7 +346,7 @@ def store(pending: list[Incoming], before: int, used: Counter[str], report: Impo
             (side.name, [players[name_key(rules.clean_text(n))] for n in side.players])
             for side in item.game.sides
         ]
-        row = bulk.match_row(item.game, score, item.document, item.content_hash)
+        row = bulk.match_row(item.game, score, item.document, item.content_hash, target.owner_id)
         rows.append(bulk.NewMatch(row, sides, item.document["hands"]))
     created = bulk.insert_matches(rows)
     db.session.commit()

@@ -10,6 +10,10 @@
   ``claim_version``, which every change to a match starts with.
 - :mod:`~anotador.services.hands`: record, edit, delete, undo and preview a hand.
 - :mod:`~anotador.services.players`: find or create, rename and merge players.
+- :mod:`~anotador.services.accounts` (with :mod:`~anotador.services.throttle`): accounts,
+  sign-in, passwords; :mod:`~anotador.services.groups`: groups and their members;
+  :mod:`~anotador.services.sharing`: a match's table and spectator links and its group;
+  :mod:`~anotador.services.scope`: whose matches a read sees.
 
 Each write validates through the rules engine, claims the match's version, commits once and
 then sends :data:`anotador.signals.match_changed`; none of them knows about requests,
@@ -18,9 +22,12 @@ sessions or flashing: they return what happened.
 
 # Every room, so ``from anotador import services`` is enough to use
 # ``services.matches.create_match`` and the rest.
+from anotador.services import accounts as accounts
 from anotador.services import batches as batches
 from anotador.services import documents as documents
+from anotador.services import groups as groups
 from anotador.services import hands as hands
 from anotador.services import matches as matches
 from anotador.services import players as players
 from anotador.services import queries as queries
+from anotador.services import sharing as sharing

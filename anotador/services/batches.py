@@ -20,6 +20,7 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.services.documents import document_of
+from anotador.services.scope import Scope
 
 BATCH = 500
 
@@ -81,14 +82,13 @@ MATCH_COLUMNS = (
 )
 
 
-def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stored]]:
-    """Every stored match by id, a batch at a time, in three statements per batch (matches;
-    sides with their seats' players; hands), keyset-paginated on the id."""
+def stored_batches(scope: Scope, batch: int = BATCH, hands: bool = True) -> Iterator[list[Stored]]:
+    """Every stored match ``scope`` sees by id, a batch at a time, in three statements per
+    batch (matches; sides with their seats' players; hands), keyset-paginated on the id."""
     last = 0
     while True:
-        rows = db.session.execute(
-            sa.select(*MATCH_COLUMNS).where(Match.id > last).order_by(Match.id).limit(batch)
-        ).all()
+        statement = sa.select(*MATCH_COLUMNS).where(Match.id > last, scope.matches())
+        rows = db.session.execute(statement.order_by(Match.id).limit(batch)).all()
         if not rows:
             return
         first, last = rows[0].id, rows[-1].id
@@ -97,7 +97,7 @@ def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stor
             sa.select(Side.match_id, Side.id, Side.name, Player.name)
             .outerjoin(Seat, Seat.side_id == Side.id)
             .outerjoin(Player, Player.id == Seat.player_id)
-            .where(Side.match_id.between(first, last))
+            .where(Side.match_id.between(first, last), Side.match_id.in_(list(sides)))
             .order_by(Side.match_id, Side.position, Seat.seat)
         )
         previous = None
@@ -111,7 +111,7 @@ def stored_batches(batch: int = BATCH, hands: bool = True) -> Iterator[list[Stor
         if hands:
             of_hands = (
                 sa.select(Hand.match_id, Hand.inputs)
-                .where(Hand.match_id.between(first, last))
+                .where(Hand.match_id.between(first, last), Hand.match_id.in_(list(played)))
                 .order_by(Hand.match_id, Hand.number)
             )
             for match_id, inputs in db.session.execute(of_hands):
@@ -143,12 +143,13 @@ def reload_matches(match_ids: list[int]) -> list[Match]:
     return list(db.session.scalars(statement))
 
 
-def stored_copies(hashes: set[str], up_to: int) -> dict[str, list[int]]:
-    """The ids (up to ``up_to``, in order) of the stored matches with each content hash."""
+def stored_copies(hashes: set[str], owner_id: int | None, up_to: int) -> dict[str, list[int]]:
+    """The ids (up to ``up_to``, in order) of the matches of ``owner_id`` with each content
+    hash."""
     copies: dict[str, list[int]] = {}
     statement = (
         sa.select(Match.content_hash, Match.id)
-        .where(Match.content_hash.in_(hashes))
+        .where(Match.content_hash.in_(hashes), Match.owner_id == owner_id)
         .where(Match.id <= up_to)
         .order_by(Match.id)
     )

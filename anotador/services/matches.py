@@ -19,6 +19,7 @@ from anotador.models import Hand
 from anotador.models import Match
 from anotador.models import Seat
 from anotador.models import Side
+from anotador.services.accounts import owner_or_default
 from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
 from anotador.services.players import find_or_create_player
@@ -85,15 +86,23 @@ def export_document(match: Match) -> dict[str, Any]:
 
 
 def create_match(
-    document: object, first_dealer: int | None = None, *, commit: bool = True
+    document: object,
+    first_dealer: int | None = None,
+    *,
+    owner_id: int | None = None,
+    group_id: int | None = None,
+    commit: bool = True,
 ) -> tuple[Match | None, list[rules.Problem]]:
-    """Store a new match from a match document (the new-match form builds one; imports
-    bring one). Hands in the document are stored too. Returns the match, or None and the
+    """Store a new match of account ``owner_id`` (None: the first administrator's, see
+    :func:`anotador.services.accounts.owner_or_default`; shared with ``group_id``) from a match
+    document (the new-match form builds one; imports bring one); its players are the
+    account's. Hands in the document are stored too. Returns the match, or None and the
     problems when the document is not valid. ``commit=False`` leaves the new match pending
     in the session (and sends no signal: whoever commits it does)."""
     game, problems = rules.read_match(document)
     if game is None:
         return None, problems
+    owner_id = owner_or_default(owner_id)
     match = Match(
         variant=game.rules.variant.name,
         layout=game.rules.layout.name,
@@ -107,12 +116,14 @@ def create_match(
         abandoned=game.abandoned,
         first_dealer=first_dealer,
         totals=list(game.start_scores),
+        owner_id=owner_id,
+        group_id=group_id,
     )
     seats_per_round = len(game.sides)
     for position, info in enumerate(game.sides):
         side = Side(position=position, name=info.name.strip())
         for index, name in enumerate(info.players):
-            player = find_or_create_player(name)
+            player = find_or_create_player(name, owner_id)
             side.seats.append(Seat(player=player, seat=position + index * seats_per_round))
         match.sides.append(side)
     for number, hand in enumerate(game.hands, start=1):

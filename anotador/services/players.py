@@ -19,13 +19,14 @@ from anotador.services.documents import content_hash
 from anotador.services.documents import match_document
 
 
-def find_or_create_player(name: str) -> Player:
-    """The registered player with this name (accents and case aside), or a new one."""
+def find_or_create_player(name: str, owner_id: int | None) -> Player:
+    """The account's player with this name (accents and case aside), or a new one."""
     clean = rules.clean_text(name)
     key = name_key(clean)
-    player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
+    statement = sa.select(Player).where(Player.name_key == key, Player.owner_id == owner_id)
+    player = db.session.scalars(statement).first()
     if player is None:
-        player = Player(name=clean, name_key=key)
+        player = Player(name=clean, name_key=key, owner_id=owner_id)
         db.session.add(player)
         db.session.flush()
     return player
@@ -33,13 +34,14 @@ def find_or_create_player(name: str) -> Player:
 
 def rename_player(player: Player, name: str) -> rules.Problem | None:
     """Give ``player`` a new name; the problem instead (the engine's rules for names, or
-    ``taken`` when it is another player's name already)."""
+    ``taken`` when it is another player's of the same account already)."""
     try:
         clean = rules.read_text(name, maximum=rules.MAX_NAME, required=True)
     except rules.TextRefused as refused:
         return rules.Problem("name", refused.code, refused.params)
     key = name_key(clean)
-    other = db.session.scalars(sa.select(Player.id).where(Player.name_key == key)).first()
+    same = sa.select(Player.id).where(Player.name_key == key, Player.owner_id == player.owner_id)
+    other = db.session.scalars(same).first()
     if other is not None and other != player.id:
         return rules.Problem("name", "taken", {})
     renamed = clean != player.name

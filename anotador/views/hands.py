@@ -19,6 +19,7 @@ from flask import url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from anotador import access
 from anotador import inputs
 from anotador import rules
 from anotador import services
@@ -39,10 +40,8 @@ Page = tuple[str, int] | Response
 
 
 def get_match(match_id: int) -> Match:
-    match = services.queries.load_match(match_id)
-    if match is None:
-        abort(404)
-    return match
+    """The match, if this request may score it (its owner, or a table link)."""
+    return access.match_for(match_id, access.Level.SCORE)
 
 
 def get_number(match: Match, number: int) -> int:

@@ -18,6 +18,7 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from anotador import access
 from anotador import backup
 from anotador import inputs
 from anotador import labels
@@ -29,6 +30,7 @@ from anotador.rules import VARIANTS
 from anotador.rules import Problem
 
 bp = Blueprint("history", __name__)
+bp.before_request(access.require_account)
 
 T = TypeVar("T")
 
@@ -96,7 +98,9 @@ def index() -> tuple[str, int]:
         after = None
         errors.append(refused.message)
     page = (
-        services.queries.Page([], None) if errors else services.queries.history_page(filters, after)
+        services.queries.Page([], None)
+        if errors
+        else services.queries.history_page(access.scope(), filters, after)
     )
     return render_template(
         "history/index.html",
@@ -113,14 +117,16 @@ def index() -> tuple[str, int]:
 
 @bp.get("/historial/copia.jsonl")
 def download_backup() -> Response:
-    """Every match as a backup file (JSON lines of match files), streamed."""
-    return download(backup.export_lines(), "application/x-ndjson", "anotador-copia.jsonl")
+    """Every match the account sees as a backup file (JSON lines of match files), streamed."""
+    lines = backup.export_lines(access.scope())
+    return download(lines, "application/x-ndjson", "anotador-copia.jsonl")
 
 
 @bp.get("/historial/historial.csv")
 def download_csv() -> Response:
     """The history table as CSV, streamed."""
-    return download(backup.export_csv(), "text/csv; charset=utf-8", "anotador-historial.csv")
+    lines = backup.export_csv(access.scope())
+    return download(lines, "text/csv; charset=utf-8", "anotador-historial.csv")
 
 
 def download(lines: Any, mimetype: str, filename: str) -> Response:
@@ -156,7 +162,7 @@ def restore() -> tuple[str, int]:
         message = _("Choose a backup file or a match file to restore.")
         return render_template("history/restore.html", report=None, error=message), 400
     try:
-        report = backup.import_stream(upload.stream, keep=SHOWN_INVALID)
+        report = backup.import_stream(upload.stream, access.user_id(), keep=SHOWN_INVALID)
     finally:
         upload.close()
     invalid = [

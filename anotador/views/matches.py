@@ -19,6 +19,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from anotador import access
 from anotador import backup
 from anotador import charts
 from anotador import inputs
@@ -33,7 +34,6 @@ from anotador.forms import UploadForm
 from anotador.forms import csrf_refused
 from anotador.forms import field_for_path
 from anotador.i18n import problem_message
-from anotador.models import Match
 from anotador.rules import Problem
 from anotador.rules import describe_variants
 from anotador.rules import parse_json
@@ -44,16 +44,22 @@ bp = Blueprint("matches", __name__)
 
 
 @bp.get("/")
-def index() -> str:
-    """Ongoing matches first, then the recent finished ones, and the match-file upload."""
+def index() -> Any:
+    """Ongoing matches first, then the recent finished ones, and the match-file upload;
+    signed in nowhere, how to sign in (and the matches whose links this browser opened)."""
+    if access.signed_in() is None:
+        return render_template(
+            "matches/welcome.html", opened=services.queries.opened_matches(access.links())
+        )
     return render_home(UploadForm())
 
 
 def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
+    scope = access.scope()
     page = render_template(
         "matches/index.html",
-        ongoing=services.queries.ongoing_matches(),
-        finished=services.queries.recent_finished_matches(),
+        ongoing=services.queries.ongoing_matches(scope),
+        finished=services.queries.recent_finished_matches(scope),
         upload=upload,
         problems=problems,
     )
@@ -61,6 +67,7 @@ def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: in
 
 
 @bp.post("/partidas/importar")
+@access.account_required
 def import_match() -> Any:
     """Store an uploaded match file as a new match (hands included)."""
     upload = UploadForm()
@@ -70,7 +77,7 @@ def import_match() -> Any:
     document, problems = parse_json(raw)
     if problems:
         return render_home(upload, problems, status=400)
-    match, problems = services.matches.create_match(document)
+    match, problems = services.matches.create_match(document, owner_id=access.user_id())
     if match is None:
         return render_home(upload, problems, status=422)
     flash(gettext("Match imported."), "success")
@@ -79,6 +86,7 @@ def import_match() -> Any:
 
 @bp.route("/partidas/nueva", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its token itself and, when it fails, keeps what was typed
+@access.account_required
 def new() -> Any:
     """One screen; the default match is two taps away: open, "Empezar"."""
     form = NewMatchForm()
@@ -94,7 +102,9 @@ def new() -> Any:
     if number_errors:
         problems = validate_match(document)
         return render_new(form, problems, number_errors, status=422)
-    match, problems = services.matches.create_match(document, first_dealer=dealer)
+    match, problems = services.matches.create_match(
+        document, first_dealer=dealer, owner_id=access.user_id()
+    )
     if match is None:
         return render_new(form, problems, status=422)
     return redirect(url_for(".show", match_id=match.id), 303)
@@ -133,7 +143,7 @@ def render_new(
         general=general,
         variants=describe_variants(),
         layouts=LAYOUTS,
-        suggestions=services.queries.recent_player_names(),
+        suggestions=services.queries.recent_player_names(access.scope()),
         defaults=match_page.form_defaults(),
         variant=form.variant_name(),
         layout=form.layout_name(),
@@ -144,22 +154,25 @@ def render_new(
 @bp.get("/partidas/<id:match_id>")
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
-    state = services.queries.match_state(match_id)
-    if state is None:
-        abort(404)
-    # The content depends only on this state of the match, the language, the names and
-    # where the app is mounted: rendered once, reused until any of them changes. The undo
-    # form's CSRF token and the flashes are added to it per request.
-    view = (str(get_locale()), request.script_root)
+    state, level = access.state_for(match_id, access.Level.READ)
+    # The content depends only on this state of the match, the language, the names, where
+    # the app is mounted and whether this request may score: rendered once, reused until any
+    # of them changes. The undo form's CSRF token and the flashes are added per request.
+    can_score, owns = level >= access.Level.SCORE, level == access.Level.OWN
+    view = (str(get_locale()), request.script_root, level.value)
     pages = caches().pages
     key = match_key(state, *view, state.names, state.first_dealer)
     content = pages.get(key) if key is not None else None
     if content is None:
-        match = get_match(match_id)
+        match = access.match_for(match_id, access.Level.READ)
         scored = services.matches.score(match)
         sheet = match_page.build(scored)
         chart = sheet.hand_count and charts.match_progression_svg(scored.game, scored.score)
-        content = Markup(render_template("matches/_planilla.html", sheet=sheet, chart=chart))
+        content = Markup(
+            render_template(
+                "matches/_planilla.html", sheet=sheet, chart=chart, can_score=can_score, owns=owns
+            )
+        )
         # Keyed on the state it was rendered from (the match may have changed meanwhile).
         state = services.queries.state_of(match)
         key = match_key(state, *view, state.names, state.first_dealer)
@@ -169,14 +182,16 @@ def show(match_id: int) -> str:
         "matches/show.html",
         title=" · ".join(name for name, _players in state.names),
         planilla=content,
-        undo_csrf=state.hand_count > 0,
+        undo_csrf=can_score and state.hand_count > 0,
+        owns=owns,
+        match_id=match_id,
     )
 
 
 @bp.post("/partidas/<id:match_id>/abandonar")
 def abandon(match_id: int) -> BaseResponse:
     """Mark the match as left unfinished (``abandoned=1``) or take it up again (``0``)."""
-    match = get_match(match_id)
+    match = access.match_for(match_id, access.Level.OWN)
     try:
         wanted = inputs.choice(request.form.get("abandoned"), ("0", "1"))
         version = inputs.row_id(request.form.get("version"))
@@ -203,17 +218,10 @@ def abandon(match_id: int) -> BaseResponse:
 def export(match_id: int) -> BaseResponse:
     """Download the match file; a match the engine refuses comes as it is stored, so it can
     be corrected and imported again (its other pages say what is wrong)."""
-    document = backup.match_file(get_match(match_id))
+    document = backup.match_file(access.match_for(match_id, access.Level.READ))
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
         body,
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="partida-{match_id}.json"'},
     )
-
-
-def get_match(match_id: int) -> Match:
-    match = services.queries.load_match(match_id)
-    if match is None:
-        abort(404)
-    return match

@@ -20,6 +20,7 @@ from flask import request
 from flask_babel import get_locale
 from flask_babel import gettext
 
+from anotador import access
 from anotador import inputs
 from anotador import labels
 from anotador import pdf
@@ -93,9 +94,7 @@ def match_sheet(match_id: int) -> Response | tuple[str, int]:
         paper, lang = paper_and_lang(request.args)
     except BadParameter as error:
         return render_error(400, str(error))
-    state = services.queries.match_state(match_id)
-    if state is None:
-        abort(404)
+    state, _level = access.state_for(match_id, access.Level.READ)
 
     def render() -> tuple[bytes, str | None]:
         match = services.queries.load_match(match_id)

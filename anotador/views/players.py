@@ -20,6 +20,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField
 from wtforms.validators import InputRequired
 
+from anotador import access
 from anotador import charts
 from anotador import inputs
 from anotador import labels
@@ -33,6 +34,7 @@ from anotador.views.history import STATUS_LABELS
 from anotador.views.history import read_filters
 
 bp = Blueprint("players", __name__, url_prefix="/jugadores")
+bp.before_request(access.require_account)
 
 
 class RenameForm(FlaskForm):
@@ -53,7 +55,7 @@ def index() -> tuple[str, int]:
     except inputs.BadInput as refused:
         empty: dict[str, Any] = {"players": [], "search": "", "next_key": None, "after": None}
         return render_template("players/index.html", error=refused.message, **empty), 400
-    players, next_key = services.queries.player_registry(search, after)
+    players, next_key = services.queries.player_registry(access.scope(), search, after)
     page = render_template(
         "players/index.html", players=players, search=search, next_key=next_key, after=after
     )
@@ -67,12 +69,13 @@ def suggestions() -> Any:
         typed = inputs.text(request.args.get("q"), 3 * NAME_LENGTH)
     except inputs.BadInput as refused:
         return jsonify({"error": refused.message}), 400
-    return jsonify(services.queries.suggestions(typed[:NAME_LENGTH]))
+    return jsonify(services.queries.suggestions(access.scope(), typed[:NAME_LENGTH]))
 
 
-def get_player(player_id: int) -> Player:
-    player = services.queries.player_by_id(player_id)
-    if player is None:
+def get_player(player_id: int, *, own: bool = False) -> Player:
+    """A player the account sees (one of its own, with ``own``: renames and merges)."""
+    player = services.queries.player_by_id(access.scope(), player_id)
+    if player is None or (own and player.owner_id != access.user_id()):
         abort(404)
     return player
 
@@ -84,12 +87,14 @@ def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str
         variant=filters.variant, since=filters.since, until=filters.until
     )
     ids = frozenset(p.id for p in team)
-    summaries = [] if errors else services.queries.summaries(ids, filters, all_players=True)
+    scope = access.scope()
+    summaries = [] if errors else services.queries.summaries(scope, ids, filters, all_players=True)
     figures = stats.team_stats(summaries, ids)
-    names = services.queries.players_by_id(p.player_id for p in figures.partners)
+    names = services.queries.players_by_id(scope, (p.player_id for p in figures.partners))
     page = render_template(
         template,
         team=team,
+        own=all(player.owner_id == access.user_id() for player in team),
         figures=figures,
         filters=filters,
         errors=errors,
@@ -132,7 +137,9 @@ def read_team(raw: str | None) -> list[Player] | None:
         return None
     if not 1 <= len(ids) <= 2 or None in ids or len(set(ids)) != len(ids):
         return None
-    found = services.queries.players_by_id(player_id for player_id in ids if player_id is not None)
+    found = services.queries.players_by_id(
+        access.scope(), (player_id for player_id in ids if player_id is not None)
+    )
     if len(found) != len(ids):
         return None
     return [found[player_id] for player_id in ids if player_id is not None]
@@ -149,14 +156,14 @@ def head_to_head() -> ResponseReturnValue:
     except inputs.BadInput:
         rival_name = ""
     if second is None and rival_name:
-        rival = services.queries.find_player(rival_name)
+        rival = services.queries.find_player(access.scope(), rival_name)
         second = [rival] if rival is not None else None
     if first is None or second is None or {p.id for p in first} & {p.id for p in second}:
         message = _("Choose two different players (or pairs) who have played.")
         page = render_template("players/head_to_head.html", error=message)
         return page, 404
     a, b = frozenset(p.id for p in first), frozenset(p.id for p in second)
-    summaries = services.queries.summaries(a | b, all_players=True)
+    summaries = services.queries.summaries(access.scope(), a | b, all_players=True)
     result = stats.head_to_head(summaries, a, b)
     return render_template(
         "players/head_to_head.html",
@@ -170,7 +177,7 @@ def head_to_head() -> ResponseReturnValue:
 
 @bp.post("/<id:player_id>/nombre")
 def rename(player_id: int) -> ResponseReturnValue:
-    player = get_player(player_id)
+    player = get_player(player_id, own=True)
     form = RenameForm()
     if form.validate_on_submit():
         problem = services.players.rename_player(player, form.name.data or "")
@@ -187,11 +194,13 @@ def rename(player_id: int) -> ResponseReturnValue:
 
 @bp.post("/<id:player_id>/fusionar")
 def merge(player_id: int) -> ResponseReturnValue:
-    """Fold another player (named in the form) into this one."""
-    player = get_player(player_id)
+    """Fold another of the account's players (named in the form) into this one."""
+    player = get_player(player_id, own=True)
     form = MergeForm()
     if form.validate_on_submit():
-        other = services.queries.find_player(form.other.data or "")
+        other = services.queries.find_player(access.scope(), form.other.data or "")
+        if other is not None and other.owner_id != player.owner_id:
+            other = None
         shared = other is not None and services.players.shared_matches(player, other)
         if other is None:
             form.other.errors = [

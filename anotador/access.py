@@ -1,0 +1,162 @@
+"""Who may do what: the signed-in account, the links this browser opened, and for each match
+the level of access they give.
+
+A match is its owner's. Members of its group may read it; whoever opened its spectator link
+may read it; whoever opened its table link may score it (record, correct, undo) while it is
+played, and read it afterwards. Anything less than a route needs is a 404, as for a match
+that does not exist, so nobody learns which ids are taken; a browser signed in nowhere is
+sent to sign in instead (the same for every id).
+
+Links are remembered in the session (``links``), so the match's own pages serve them and the
+token shows in the address bar once: the link itself redirects.
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from typing import NoReturn
+from typing import TypeVar
+
+from flask import abort
+from flask import g
+from flask import session
+from flask_login import current_user
+
+from anotador import inputs
+from anotador import services
+from anotador.extensions import db
+from anotador.extensions import login_manager
+from anotador.models import Match
+from anotador.models import User
+from anotador.services.queries import MatchState
+from anotador.services.queries import Sharing
+from anotador.services.scope import NOBODY
+from anotador.services.scope import Scope
+
+#: How many opened links a browser remembers (the oldest is forgotten first).
+MAX_LINKS = 20
+
+
+class Level(enum.IntEnum):
+    NONE = 0
+    #: The planilla, its chart, the PDF and the match file.
+    READ = 1
+    #: Also record, correct, delete and undo hands.
+    SCORE = 2
+    #: Also share, move to a group, abandon and resume.
+    OWN = 3
+
+
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    """The account of a session or remember cookie: ``<id>:<session token>``; a token
+    replaced since (a new password) signs the cookie out."""
+    number, _, token = user_id.partition(":")
+    try:
+        identity = inputs.row_id(number)
+    except inputs.BadInput:
+        return None
+    user = db.session.get(User, identity) if identity else None
+    if user is None or not hmac.compare_digest(user.session_token, token):
+        return None
+    return user
+
+
+def signed_in() -> User | None:
+    user = current_user._get_current_object()
+    return user if isinstance(user, User) else None
+
+
+def user_id() -> int | None:
+    user = signed_in()
+    return user.id if user is not None else None
+
+
+def scope() -> Scope:
+    """What the lists of this request show: the signed-in account's matches and its groups'."""
+    user = signed_in()
+    return Scope(user.id) if user is not None else NOBODY
+
+
+def group_ids() -> frozenset[int]:
+    """The groups of the signed-in account (one query, once per request)."""
+    if "group_ids" not in g:
+        identity = user_id()
+        g.group_ids = frozenset(services.groups.group_ids_of(identity)) if identity else frozenset()
+    found: frozenset[int] = g.group_ids
+    return found
+
+
+def links() -> list[str]:
+    opened = session.get("links")
+    return [token for token in opened if isinstance(token, str)] if isinstance(opened, list) else []
+
+
+def remember_link(token: str) -> None:
+    opened = [known for known in links() if known != token]
+    session["links"] = [*opened, token][-MAX_LINKS:]
+    session.permanent = True  # a phone at the table keeps its link for the evening and more
+
+
+def level(sharing: Sharing) -> Level:
+    """The access the current request has to a match shared as ``sharing``."""
+    identity = user_id()
+    if identity is not None and sharing.owner_id == identity:
+        return Level.OWN
+    opened = links()
+    if sharing.table_token and sharing.table_token in opened:
+        return Level.SCORE if sharing.ongoing else Level.READ
+    if sharing.spectator_token and sharing.spectator_token in opened:
+        return Level.READ
+    if identity is not None and sharing.group_id is not None and sharing.group_id in group_ids():
+        return Level.READ
+    return Level.NONE
+
+
+def refuse() -> NoReturn:
+    """Stop a request for a match it may not reach: to sign in, or with a 404."""
+    if signed_in() is None:
+        abort(login_manager.unauthorized())
+    abort(404)
+
+
+def match_for(match_id: int, need: Level) -> Match:
+    """The match with its sides and players, if this request has ``need`` on it."""
+    match = services.queries.load_match(match_id)
+    if match is None or level(services.queries.sharing_of(match)) < need:
+        refuse()
+    return match
+
+
+def state_for(match_id: int, need: Level) -> tuple[MatchState, Level]:
+    """The light state of a match and this request's level on it, if at least ``need``."""
+    state = services.queries.match_state(match_id)
+    granted = level(state.sharing) if state is not None else Level.NONE
+    if state is None or granted < need:
+        refuse()
+    return state, granted
+
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def account_required(view: View) -> View:
+    """A page of the signed-in account (its lists, players, groups): sign in first."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return require_account() or view(*args, **kwargs)
+
+    return wrapped  # type: ignore[return-value]
+
+
+def require_account() -> Any:
+    """None when an account is signed in; else the way to sign in. A blueprint whose every
+    page is an account's registers it with ``before_request``."""
+    if signed_in() is None:
+        return login_manager.unauthorized()
+    return None

@@ -1,0 +1,216 @@
+"""Accounts: create, sign in (throttled), change the password, remove; the first one.
+
+The first account of an installation is its administrator. Through the web it needs the
+setup code the server prints in its terminal (:func:`setup_code`), so that a stranger on the
+same network cannot claim the installation first; ``anotador users add`` needs none. That
+account takes every match and player the installation had before accounts existed (rows
+without an owner), so an upgrade keeps everything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import secrets
+
+import sqlalchemy as sa
+from flask import current_app
+from flask_babel import lazy_gettext as _l
+from werkzeug.security import check_password_hash
+from werkzeug.security import generate_password_hash
+
+from anotador import rules
+from anotador import signals
+from anotador.extensions import db
+from anotador.models import Match
+from anotador.models import Player
+from anotador.models import User
+from anotador.models import name_key
+from anotador.services import throttle
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+
+
+class AccountRefused(Exception):
+    """What was asked cannot be done: ``message`` says why, next to form field ``field``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def account_count() -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(User)) or 0
+
+
+def accounts_with_counts() -> list[tuple[User, int]]:
+    """Every account by name, with how many matches it owns."""
+    counts = (
+        sa.select(Match.owner_id, sa.func.count().label("matches"))
+        .group_by(Match.owner_id)
+        .subquery()
+    )
+    statement = (
+        sa.select(User, sa.func.coalesce(counts.c.matches, 0))
+        .outerjoin(counts, counts.c.owner_id == User.id)
+        .order_by(User.name_key)
+    )
+    return [(user, matches) for user, matches in db.session.execute(statement)]
+
+
+def find_account(name: str) -> User | None:
+    return db.session.scalars(sa.select(User).where(User.name_key == name_key(name))).first()
+
+
+def first_administrator_id() -> int | None:
+    """Who takes what is stored for no account in particular (the command line without
+    ``--owner``): the first administrator, or None before any account (the rows then wait
+    for that account, see the module docs)."""
+    statement = sa.select(User.id).where(User.is_admin).order_by(User.id).limit(1)
+    return db.session.scalar(statement)
+
+
+def owner_or_default(owner_id: int | None) -> int | None:
+    """``owner_id``, or for None the first administrator (see above)."""
+    return owner_id if owner_id is not None else first_administrator_id()
+
+
+def setup_code(secret_key: str) -> str:
+    """The code that lets the web make the first account: nine digits derived from the
+    installation's secret key, so every worker and host of it agrees without storing one."""
+    digest = hmac.new(secret_key.encode(), b"anotador first account", hashlib.sha256).digest()
+    digits = f"{int.from_bytes(digest[:8], 'big') % 10**9:09d}"
+    return f"{digits[:3]} {digits[3:6]} {digits[6:]}"
+
+
+def setup_code_matches(typed: str) -> bool:
+    wanted = setup_code(current_app.config["SECRET_KEY"]).replace(" ", "")
+    given = "".join(char for char in typed if char not in " -.")
+    return hmac.compare_digest(given.encode(), wanted.encode())
+
+
+def check_new_password(password: str, field: str = "password") -> None:
+    if len(password) < MIN_PASSWORD:
+        message = _l("The password needs at least %(count)d characters.", count=MIN_PASSWORD)
+        raise AccountRefused(field, str(message))
+    if len(password) > MAX_PASSWORD:
+        message = _l("The password can have at most %(count)d characters.", count=MAX_PASSWORD)
+        raise AccountRefused(field, str(message))
+
+
+def password_hash(password: str) -> str:
+    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.config.
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
+def create_account(name: str, password: str, *, admin: bool = False) -> User:
+    """A new account (commits); the first one is an administrator and takes the rows that
+    have no owner. Refused (:class:`AccountRefused`) for a bad name or password or a name
+    another account has."""
+    try:
+        clean = rules.read_text(name, maximum=rules.MAX_NAME, required=True)
+    except rules.TextRefused:
+        raise AccountRefused("name", str(_l("Write a name of one line."))) from None
+    check_new_password(password)
+    if find_account(clean) is not None:
+        raise AccountRefused("name", str(_l("That name is taken: choose another.")))
+    first = account_count() == 0
+    user = User(
+        name=clean,
+        name_key=name_key(clean),
+        password_hash=password_hash(password),
+        is_admin=admin or first,
+        session_token=new_token(),
+    )
+    db.session.add(user)
+    try:
+        db.session.flush()
+    except sa.exc.IntegrityError:  # the same name, created by another request just now
+        db.session.rollback()
+        raise AccountRefused("name", str(_l("That name is taken: choose another."))) from None
+    adopted: list[int] = []
+    if first:
+        adopted = list(db.session.scalars(sa.select(Match.id).where(Match.owner_id.is_(None))))
+        db.session.execute(
+            sa.update(Match).where(Match.owner_id.is_(None)).values(owner_id=user.id)
+        )
+        db.session.execute(
+            sa.update(Player).where(Player.owner_id.is_(None)).values(owner_id=user.id)
+        )
+    db.session.commit()
+    if adopted:
+        signals.changed_many("adopted", adopted)
+    return user
+
+
+@dataclasses.dataclass(frozen=True)
+class SignIn:
+    """A sign-in's outcome: the account, or how long to wait, or neither (wrong name or
+    password)."""
+
+    user: User | None = None
+    wait: int = 0
+
+
+#: Checked when the name is unknown, so a wrong name takes as long as a wrong password.
+_NOBODY = generate_password_hash("anotador: nobody", method="scrypt")
+
+
+def sign_in(name: str, password: str, address: str | None) -> SignIn:
+    """Check a name and password, unless this account or address must wait first."""
+    keys = [throttle.account_key(name_key(name)), throttle.address_key(address)]
+    wait = throttle.wait_seconds(keys)
+    if wait:
+        return SignIn(wait=wait)
+    user = find_account(name) if len(password) <= MAX_PASSWORD else None
+    if user is None:
+        check_password_hash(_NOBODY, password[:MAX_PASSWORD])
+    elif check_password_hash(user.password_hash, password):
+        throttle.forget(keys[0])
+        return SignIn(user=user)
+    throttle.record_failure(keys)
+    return SignIn(wait=throttle.wait_seconds(keys))
+
+
+def password_matches(user: User, password: str) -> bool:
+    return len(password) <= MAX_PASSWORD and check_password_hash(user.password_hash, password)
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """Replace the password (commits); every other session of the account ends."""
+    if not password_matches(user, current):
+        raise AccountRefused("current", str(_l("That is not your current password.")))
+    check_new_password(new, "new")
+    set_password(user, new)
+
+
+def set_password(user: User, new: str) -> None:
+    user.password_hash = password_hash(new)
+    user.session_token = new_token()
+    db.session.commit()
+
+
+def remove_account(user: User) -> int:
+    """Delete the account with its matches, players and groups (commits); how many matches
+    went. The last administrator of an installation with other accounts stays."""
+    others = sa.select(sa.func.count()).select_from(User).where(User.id != user.id)
+    admins = others.where(User.is_admin)
+    if user.is_admin and db.session.scalar(others) and not db.session.scalar(admins):
+        raise AccountRefused(
+            "confirm",
+            str(_l("You are the only administrator: make another one first.")),
+        )
+    match_ids = list(db.session.scalars(sa.select(Match.id).where(Match.owner_id == user.id)))
+    # The database's ON DELETE CASCADE takes its matches (with sides, seats and hands),
+    # players, groups and memberships; its groups' other matches stay, unshared.
+    db.session.execute(sa.delete(User).where(User.id == user.id))
+    db.session.commit()
+    signals.changed_many("deleted", match_ids)
+    return len(match_ids)

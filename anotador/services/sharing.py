@@ -1,0 +1,48 @@
+"""A match's links and group: what its owner shares (see :mod:`anotador.access`).
+
+A link is an unguessable token in the match's row. Revoking a link clears it; making it
+again gives a new token, so an old link never comes back to life.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import sqlalchemy as sa
+
+from anotador.extensions import db
+from anotador.models import Match
+from anotador.services.accounts import new_token
+from anotador.services.groups import group_ids_of
+
+LinkKind = Literal["table", "spectator"]
+LINK_KINDS: tuple[LinkKind, ...] = ("table", "spectator")
+
+
+def set_link(match: Match, kind: LinkKind, on: bool) -> str | None:
+    """Make (a new token) or revoke the match's link of ``kind`` (commits); the token."""
+    token = new_token() if on else None
+    if kind == "table":
+        match.table_token = token
+    else:
+        match.spectator_token = token
+    db.session.commit()
+    return token
+
+
+def match_for_token(token: str) -> Match | None:
+    """The match whose table or spectator link is ``token``."""
+    statement = sa.select(Match).where(
+        sa.or_(Match.table_token == token, Match.spectator_token == token)
+    )
+    return db.session.scalars(statement).first()
+
+
+def set_group(match: Match, owner_id: int, group_id: int | None) -> bool:
+    """Share the match with one of its owner's groups, or with none (commits); False for a
+    group the owner is not in."""
+    if group_id is not None and group_id not in group_ids_of(owner_id):
+        return False
+    match.group_id = group_id
+    db.session.commit()
+    return True

@@ -1,0 +1,234 @@
+"""Accounts: sign up (the first one with the setup code), sign in, sign out, the account
+page (change the password, download the matches, delete the account)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+from flask import current_app
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import session
+from flask import url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from flask_login import login_user
+from flask_login import logout_user
+from werkzeug.wrappers import Response
+
+from anotador import access
+from anotador import services
+from anotador.account_forms import ConfirmForm
+from anotador.account_forms import DeleteAccountForm
+from anotador.account_forms import PasswordForm
+from anotador.account_forms import SignInForm
+from anotador.account_forms import SignUpForm
+from anotador.forms import FORM_EXPIRED
+from anotador.models import User
+from anotador.services.accounts import AccountRefused
+from anotador.views.main import safe_next
+
+bp = Blueprint("accounts", __name__, url_prefix="/cuenta")
+
+
+def start_session(user: User) -> Response:
+    """Sign ``user`` in on a new session (a new CSRF token; the opened links stay), then go
+    where the sign-in was asked for."""
+    target = safe_next(request.args.get("next"))
+    opened = access.links()
+    session.clear()
+    if opened:
+        session["links"] = opened
+    login_user(user, remember=True)
+    return redirect(target, 303)
+
+
+def expired(form: Any) -> list[str]:
+    return [str(FORM_EXPIRED)] if "csrf_token" in form.errors else []
+
+
+@bp.route("/entrar", methods=["GET", "POST"])
+def sign_in() -> Any:
+    if access.signed_in() is not None:
+        return redirect(safe_next(request.args.get("next")))
+    if services.accounts.account_count() == 0:
+        return redirect(url_for(".sign_up"))
+    form = SignInForm()
+    errors: list[str] = []
+    status = 200
+    if form.validate_on_submit():
+        outcome = services.accounts.sign_in(
+            form.name.data or "", form.password.data or "", request.remote_addr
+        )
+        if outcome.user is not None:
+            return start_session(outcome.user)
+        errors.append(_("Wrong name or password."))
+        status = 401
+        if outcome.wait:
+            errors = [wait_message(outcome.wait)]
+            status = 429
+    elif request.method == "POST":
+        errors, status = expired(form), 400
+    return render_template("accounts/sign_in.html", form=form, errors=errors), status
+
+
+def wait_message(seconds: int) -> str:
+    if seconds >= 120:
+        minutes = -(-seconds // 60)
+        return ngettext(
+            "Too many failed attempts. Try again in %(num)d minute.",
+            "Too many failed attempts. Try again in %(num)d minutes.",
+            minutes,
+        )
+    return ngettext(
+        "Too many failed attempts. Try again in %(num)d second.",
+        "Too many failed attempts. Try again in %(num)d seconds.",
+        seconds,
+    )
+
+
+@bp.route("/crear", methods=["GET", "POST"])
+def sign_up() -> Any:
+    first = services.accounts.account_count() == 0
+    open_sign_up = first or current_app.config["SIGN_UP_OPEN"]
+    form = SignUpForm()
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    status = 200
+    if request.method == "POST" and open_sign_up:
+        if form.validate_on_submit():
+            try:
+                user = create_from(form, first)
+            except AccountRefused as refused:
+                errors.setdefault(refused.field, []).append(refused.message)
+                status = 429 if refused.field == "wait" else 422
+            else:
+                flash(_("Welcome, %(name)s.", name=user.name), "success")
+                return start_session(user)
+        else:
+            errors = {name: list(found) for name, found in form.errors.items()}
+            errors.pop("csrf_token", None)
+            general = expired(form)
+            status = 400 if general else 422
+    elif request.method == "POST":
+        status = 403
+    if "wait" in errors:
+        general.extend(errors.pop("wait"))
+    page = render_template(
+        "accounts/sign_up.html",
+        form=form,
+        first=first,
+        open_sign_up=open_sign_up,
+        errors=errors,
+        general=general,
+    )
+    return page, status
+
+
+def create_from(form: SignUpForm, first: bool) -> User:
+    if first:
+        keys = [services.throttle.address_key(request.remote_addr)]
+        wait = services.throttle.wait_seconds(keys)
+        if wait:
+            raise AccountRefused("wait", wait_message(wait))
+        if not services.accounts.setup_code_matches(form.setup_code.data or ""):
+            services.throttle.record_failure(keys)
+            raise AccountRefused(
+                "setup_code",
+                _("That is not the setup code: the server printed it where it was started."),
+            )
+    if form.password.data != form.confirm.data:
+        raise AccountRefused("confirm", _("The two passwords are different."))
+    return services.accounts.create_account(form.name.data or "", form.password.data or "")
+
+
+@bp.post("/salir")
+def sign_out() -> Response:
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        logout_user()
+        session.clear()
+        flash(_("Signed out."), "success")
+    return redirect(url_for("matches.index"), 303)
+
+
+@bp.get("")
+@access.account_required
+def show() -> Any:
+    return render_account(PasswordForm(formdata=None), DeleteAccountForm(formdata=None))
+
+
+def render_account(
+    password: PasswordForm,
+    delete: DeleteAccountForm,
+    errors: dict[str, list[str]] | None = None,
+    status: int = 200,
+) -> Any:
+    user = access.signed_in()
+    assert user is not None
+    page = render_template(
+        "accounts/show.html",
+        user=user,
+        password_form=password,
+        delete_form=delete,
+        errors=errors or {},
+        groups=services.groups.groups_of(user.id),
+    )
+    return page, status
+
+
+@bp.post("/clave")
+@access.account_required
+def change_password() -> Any:
+    user = access.signed_in()
+    assert user is not None
+    form = PasswordForm()
+    errors: dict[str, list[str]] = {}
+    if not form.validate_on_submit():
+        errors = {name: list(messages) for name, messages in form.errors.items()}
+        errors.setdefault("new", []).extend(expired(form))
+        return render_account(form, DeleteAccountForm(formdata=None), errors, 422)
+    try:
+        if form.new.data != form.confirm.data:
+            raise AccountRefused("confirm", _("The two passwords are different."))
+        services.accounts.change_password(user, form.current.data or "", form.new.data or "")
+    except AccountRefused as refused:
+        errors[refused.field] = [refused.message]
+        return render_account(form, DeleteAccountForm(formdata=None), errors, 422)
+    flash(_("Password changed. Your other devices were signed out."), "success")
+    return start_session(user)
+
+
+@bp.post("/borrar")
+@access.account_required
+def delete() -> Any:
+    user = access.signed_in()
+    assert user is not None
+    form = DeleteAccountForm()
+    errors: dict[str, list[str]] = {}
+    if form.validate_on_submit():
+        try:
+            if not services.accounts.password_matches(user, form.password.data or ""):
+                raise AccountRefused("password", _("That is not your password."))
+            count = services.accounts.remove_account(user)
+        except AccountRefused as refused:
+            errors[refused.field] = [refused.message]
+        else:
+            logout_user()
+            session.clear()
+            flash(
+                ngettext(
+                    "Account deleted, with its %(num)d match.",
+                    "Account deleted, with its %(num)d matches.",
+                    count,
+                ),
+                "success",
+            )
+            return redirect(url_for("matches.index"), 303)
+    else:
+        errors = {name: list(messages) for name, messages in form.errors.items()}
+        errors.setdefault("confirm", []).extend(expired(form))
+    return render_account(PasswordForm(formdata=None), form, errors, 422)

@@ -1,0 +1,102 @@
+"""Sharing a match: its table link (score without an account), its spectator link (read
+only), its group; and opening a link."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from flask import abort
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from anotador import access
+from anotador import inputs
+from anotador import services
+from anotador.account_forms import ConfirmForm
+from anotador.forms import FORM_EXPIRED
+from anotador.services.sharing import LINK_KINDS
+
+bp = Blueprint("sharing", __name__)
+
+
+@bp.get("/enlace/<string(length=43):token>")
+def open_link(token: str) -> Response:
+    """Remember the link in this browser and show its match (the token leaves the address
+    bar at once)."""
+    match = services.sharing.match_for_token(token)
+    if match is None:
+        abort(404)
+    access.remember_link(token)
+    return redirect(url_for("matches.show", match_id=match.id), 303)
+
+
+@bp.get("/partidas/<id:match_id>/compartir")
+def show(match_id: int) -> str:
+    """The owner's sharing page: the table and spectator links and the group."""
+    match = access.match_for(match_id, access.Level.OWN)
+    owner = access.user_id()
+    assert owner is not None
+    sharing = {
+        "table": match.table_token and link_url(match.table_token),
+        "spectator": match.spectator_token and link_url(match.spectator_token),
+        "ongoing": match.status == "ongoing",
+        "group_id": match.group_id,
+        "groups": services.groups.groups_of(owner),
+        "form": ConfirmForm(formdata=None),
+    }
+    title = " · ".join(side.name for side in match.sides)
+    return render_template("matches/share.html", sharing=sharing, match_id=match_id, title=title)
+
+
+def link_url(token: str) -> str:
+    return url_for(".open_link", token=token, _external=True)
+
+
+@bp.post("/partidas/<id:match_id>/enlaces")
+def set_link(match_id: int) -> Response:
+    """Make a new link of a kind (``on=1``) or revoke it (``on=0``)."""
+    match = access.match_for(match_id, access.Level.OWN)
+    try:
+        kind = inputs.choice(request.form.get("kind"), LINK_KINDS)
+        on = inputs.choice(request.form.get("on"), ("0", "1"))
+    except inputs.BadInput:
+        abort(400)
+    if kind is None or on is None:
+        abort(400)
+    if not ConfirmForm().validate_on_submit():
+        flash(str(FORM_EXPIRED), "error")
+    elif on == "1" and kind == "table" and match.status != "ongoing":
+        flash(_("The match is over: a table link would not let anyone score."), "error")
+    else:
+        services.sharing.set_link(match, kind, on == "1")
+        flash(link_message(kind, on == "1"), "success")
+    return redirect(url_for(".show", match_id=match_id), 303)
+
+
+def link_message(kind: str, on: bool) -> str:
+    if kind == "table":
+        return _("New table link ready.") if on else _("Table link revoked.")
+    return _("New spectator link ready.") if on else _("Spectator link revoked.")
+
+
+@bp.post("/partidas/<id:match_id>/grupo")
+def set_group(match_id: int) -> Response:
+    """Share the match with one of the owner's groups (or with none: empty value)."""
+    match = access.match_for(match_id, access.Level.OWN)
+    owner = access.user_id()
+    assert owner is not None
+    try:
+        group_id = inputs.row_id(request.form.get("group")) or None
+    except inputs.BadInput:
+        abort(400)
+    if not ConfirmForm().validate_on_submit():
+        flash(str(FORM_EXPIRED), "error")
+    elif not services.sharing.set_group(match, owner, group_id):
+        abort(404)
+    else:
+        flash(_("Group of the match saved."), "success")
+    return redirect(url_for(".show", match_id=match_id), 303)

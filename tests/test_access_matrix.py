@@ -1,0 +1,195 @@
+"""Who may reach what: every route of the URL map × every kind of visitor.
+
+Each visitor has a world of its own (a match of the owner's, shared with a group of which
+``Miembro`` is a member, with a table link and a spectator link), so what one visitor's
+request changes cannot change what the next one gets. A route missing from ``EXPECTED``
+fails: a new route must say who may use it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from stored import OWNER
+from stored import create_account
+from stored import create_stored_match
+from stored import match_document
+from stored import signed_in
+
+from anotador import create_app
+from anotador import services
+from anotador.extensions import db
+
+#: The visitors, in the order of each EXPECTED string.
+VISITORS = ("anonymous", "other", "member", "table", "spectator", "owner")
+#: A: allowed (the view answers, whatever it says); N: 404; S: sent to sign in.
+EXPECTED = {
+    "accounts.change_password": "SAASSA",
+    "accounts.delete": "SAASSA",
+    "accounts.show": "SAASSA",
+    "accounts.sign_in": "AAAAAA",
+    "accounts.sign_out": "AAAAAA",
+    "accounts.sign_up": "AAAAAA",
+    "groups.add_member": "SNNSSA",
+    "groups.delete": "SNNSSA",
+    "groups.index": "SAASSA",
+    "groups.remove_member": "SNASSA",
+    "groups.show": "SNASSA",
+    "hands.delete": "SNNASA",
+    "hands.edit": "SNNASA",
+    "hands.new": "SNNASA",
+    "hands.preview": "SNNASA",
+    "hands.undo": "SNNASA",
+    "history.download_backup": "SAASSA",
+    "history.download_csv": "SAASSA",
+    "history.index": "SAASSA",
+    "history.restore": "SAASSA",
+    "main.healthz": "AAAAAA",
+    "main.set_language": "AAAAAA",
+    "matches.abandon": "SNNSSA",
+    "matches.export": "SNAAAA",
+    "matches.import_match": "SAASSA",
+    "matches.index": "AAAAAA",
+    "matches.new": "SAASSA",
+    "matches.show": "SNAAAA",
+    "pdf.blank_sheet": "AAAAAA",
+    "pdf.match_sheet": "SNAAAA",
+    "players.head_to_head": "SNASSA",
+    "players.index": "SAASSA",
+    "players.merge": "SNNSSA",
+    "players.pair": "SNASSA",
+    "players.rename": "SNNSSA",
+    "players.show": "SNASSA",
+    "players.suggestions": "SAASSA",
+    "sharing.open_link": "AAAAAA",
+    "sharing.set_group": "SNNSSA",
+    "sharing.set_link": "SNNSSA",
+    "sharing.show": "SNNSSA",
+    "static": "AAAAAA",
+}
+QUERIES = {"players.head_to_head": "?a={first_id}&b={second_id}"}
+
+
+def url_map_routes() -> list[tuple[str, str, str]]:
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}, instance_path="/tmp/anotador-map")
+    return sorted(
+        (rule.endpoint, method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+    )
+
+
+ROUTES = url_map_routes()
+
+
+def test_every_route_has_an_entry():
+    assert sorted({endpoint for endpoint, _, _ in ROUTES}) == sorted(EXPECTED)
+
+
+@dataclass
+class World:
+    """One visitor's copy of everything a route may name."""
+
+    values: dict[str, str]
+    table: str
+    spectator: str
+
+
+def make_world(app: Flask, index: int) -> World:
+    players = [f"Ana {index}", f"Beto {index}", f"Carla {index}", f"Dani {index}"]
+    sides = [{"name": "Nos", "players": players[::2]}, {"name": "Ellos", "players": players[1::2]}]
+    side = {"clean": 0, "dirty": 0, "table_points": 50, "hand_points": 40, "red_threes": 0}
+    hands = [{"end": "stock_out", "sides": [side, side]}]
+    match_id = create_stored_match(app, match_document(sides=sides, hands=hands))
+    with app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        group = services.groups.create_group(owner, f"Familia {index}")
+        member = services.groups.add_member(group, "Miembro")
+        match = services.queries.load_match(match_id)
+        table = services.sharing.set_link(match, "table", True)
+        spectator = services.sharing.set_link(match, "spectator", True)
+        assert services.sharing.set_group(match, owner.id, group.id)
+        ana = services.queries.find_player(services.scope.Scope(owner.id), players[0])
+        carla = services.queries.find_player(services.scope.Scope(owner.id), players[2])
+        values = {
+            "match_id": str(match_id),
+            "number": "1",
+            "group_id": str(group.id),
+            "user_id": str(member.id),
+            "player_id": str(ana.id),
+            "first_id": str(ana.id),
+            "second_id": str(carla.id),
+            "token": table,
+            "lang": "es",
+            "filename": "css/app.css",
+        }
+        db.session.remove()
+    return World(values, table, spectator)
+
+
+def visitor(app: Flask, kind: str, world: World) -> FlaskClient:
+    if kind == "owner":
+        return signed_in(app, OWNER)
+    if kind == "other":
+        return signed_in(app, "Otro")
+    if kind == "member":
+        return signed_in(app, "Miembro")
+    client = app.test_client()
+    if kind in ("table", "spectator"):
+        token = world.table if kind == "table" else world.spectator
+        assert client.get(f"/enlace/{token}").status_code == 303
+    return client
+
+
+def outcome(response: Any) -> str:
+    response.close()
+    assert response.status_code < 500
+    if response.status_code == 404:
+        return "N"
+    location = response.headers.get("Location", "")
+    if response.status_code in (301, 302, 303) and "/cuenta/entrar" in location:
+        return "S"
+    return "A"
+
+
+def path_of(rule: str, values: dict[str, str]) -> str:
+    return re.sub(r"<(?:[^:>]+:)?(\w+)>", lambda m: values[m.group(1)], rule)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "method", "rule"), ROUTES, ids=[f"{m} {r}" for _, m, r in ROUTES]
+)
+def test_who_reaches_the_route(app: Flask, endpoint: str, method: str, rule: str):
+    create_account(app, "Otro")
+    create_account(app, "Miembro")
+    worlds = [make_world(app, index) for index in range(len(VISITORS))]
+    got = ""
+    for kind, world in zip(VISITORS, worlds, strict=True):
+        url = path_of(rule, world.values) + QUERIES.get(endpoint, "").format(**world.values)
+        got += outcome(visitor(app, kind, world).open(url, method=method))
+    assert got == EXPECTED[endpoint], dict(zip(VISITORS, got, strict=True))
+
+
+MATCH_ROUTES = [route for route in ROUTES if "<id:match_id>" in route[2]]
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "method", "rule"), MATCH_ROUTES, ids=[f"{m} {r}" for _, m, r in MATCH_ROUTES]
+)
+def test_a_match_of_another_account_answers_as_one_that_does_not_exist(
+    app: Flask, endpoint: str, method: str, rule: str
+):
+    """No enumeration: a stranger learns nothing from a match id."""
+    create_account(app, "Otro")
+    create_account(app, "Miembro")
+    world = make_world(app, 0)
+    missing = {**world.values, "match_id": str(int(world.values["match_id"]) + 1000)}
+    for values in (world.values, missing):
+        stranger = signed_in(app, "Otro").open(path_of(rule, values), method=method)
+        anonymous = app.test_client().open(path_of(rule, values), method=method)
+        assert (outcome(stranger), outcome(anonymous)) == ("N", "S")
