@@ -14,6 +14,7 @@ from anotador import config
 from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador import security
 from anotador import templating
 from anotador.views import hands
 from anotador.views import history
@@ -69,6 +70,8 @@ def create_app(
     app.register_blueprint(players.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
+    # Last: its WSGI wrappers see every response the app and its extensions make.
+    security.init_app(app)
     return app
 
 
