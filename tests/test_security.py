@@ -265,7 +265,7 @@ def test_behind_a_proxy_the_forwarded_scheme_host_and_address_count(
     assert_hardened(language, https=True)
     assert language.headers.getlist("Set-Cookie")
     # The home page's QR code is of the public address the phones came to.
-    assert 'href="https://anotador.club.example/"' in home.get_data(as_text=True)
+    assert '<p class="phone-url">https://anotador.club.example/</p>' in home.get_data(as_text=True)
 
 
 def test_without_the_proxy_setting_forwarded_headers_are_ignored(

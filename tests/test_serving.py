@@ -210,7 +210,7 @@ def test_home_page_on_this_machine_shows_the_lan_address(
     expected = f"http://{LAN}:{port}/" if port else f"http://{LAN}/"
     section = qr_section(page)
     assert serving.qr_svg(expected) in section
-    assert f'<a href="{expected}">{expected}</a>' in section
+    assert f'<p class="phone-url">{expected}</p>' in section
     assert "Abrí en otro teléfono" in section
     assert 'class="qr-code"' in section
     assert " style=" not in section
