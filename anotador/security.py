@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 #: Only the app's own files: no inline script, no inline style (``style=`` attributes
 #: included), no frame, no plugin; images may be ``data:`` URLs; forms post to the app only.
+#: PDFs go out as attachments (downloaded, opened from the file): shown inline, Chrome's
+#: viewer would need ``object-src`` and inline styles for its own page (crbug.com/271452).
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
