@@ -155,7 +155,7 @@ def page_url(request: Request) -> str | None:
     except ValueError:
         return None
     url = request.root_url
-    if is_loopback(hostname):
+    if is_loopback(hostname) or hostname in WILDCARD_HOSTS:  # 0.0.0.0 typed in a browser
         lan = lan_ipv4()
         if lan is None:
             return None

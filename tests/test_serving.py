@@ -200,7 +200,9 @@ def qr_section(page: str) -> str:
     return page[start : page.index("</section>", start)]
 
 
-@pytest.mark.parametrize("base_url", ["http://localhost", "http://127.0.0.1:5000"])
+@pytest.mark.parametrize(
+    "base_url", ["http://localhost", "http://127.0.0.1:5000", "http://0.0.0.0:5000"]
+)
 def test_home_page_on_this_machine_shows_the_lan_address(
     client: FlaskClient, on_a_network: str, base_url: str
 ):
