@@ -17,11 +17,17 @@ $(STAMP): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-## run: serve the app on http://127.0.0.1:5000 (SQLite in instance/ unless DATABASE_URL is set;
-## from a checkout the data folder is instance/, see anotador/config.py data_folder)
+# Where `make run` listens: every address (phones on the local network can open it), port 5000;
+# `make run HOST=127.0.0.1 PORT=8000` (or the same variables in the environment) changes it.
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+## run: serve the app on the local network (HOST, PORT) and print the address to open on a
+## phone with its QR code (SQLite in instance/ unless DATABASE_URL is set; from a checkout
+## the data folder is instance/, see anotador/config.py data_folder)
 run: $(STAMP) translations
 	$(FLASK) db upgrade
-	$(FLASK) run --host 127.0.0.1 --port 5000
+	$(BIN)/anotador run --host '$(HOST)' --port '$(PORT)'
 
 ## test: lint, then the whole test suite, browser tests included (on DATABASE_URL when set,
 ## else SQLite; PYTEST_ARGS adds pytest options, e.g. PYTEST_ARGS='-m "not browser"')

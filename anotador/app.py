@@ -14,6 +14,7 @@ from anotador import config
 from anotador import errors
 from anotador import extensions
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador import security
 from anotador import templating
 from anotador.views import accounts
 from anotador.views import groups
@@ -75,6 +76,8 @@ def create_app(
     app.register_blueprint(sharing.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
+    # Last: its WSGI wrappers see every response the app and its extensions make.
+    security.init_app(app)
     return app
 
 

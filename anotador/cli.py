@@ -54,8 +54,9 @@ class AnotadorGroup(click.Group):
 
 
 def preparing_data(command: click.Command) -> click.Command:
-    """Flask's ``run``, after :func:`anotador.startup.prepare`: a new database is migrated
-    and the data folder is named."""
+    """Flask's ``run``, after :func:`anotador.startup.prepare` (a new database is migrated and
+    the data folder is named), on ``HOST`` and ``PORT`` (every address, 5000: the phones at
+    the table can reach it), with the address to open on a phone and its QR code."""
     serve = command.callback
     assert serve is not None
 
@@ -63,25 +64,95 @@ def preparing_data(command: click.Command) -> click.Command:
         from flask.cli import ScriptInfo
         from werkzeug.serving import is_running_from_reloader
 
+        from anotador.serving import echo_banner
         from anotador.startup import prepare
 
         if not is_running_from_reloader():  # the reloader's child: already done
-            prepare(click.get_current_context().ensure_object(ScriptInfo).load_app(), click.echo)
+            app = click.get_current_context().ensure_object(ScriptInfo).load_app()
+            prepare(app, click.echo)
+            echo_banner(app, options["host"], options["port"], click.echo, sys.stdout.encoding)
         return serve(*args, **options)
 
     prepared = copy.copy(command)
     prepared.callback = run
+    prepared.params = [listening(param) for param in command.params]
     prepared.help = (command.help or "") + (
         "\n\nA new database is migrated first; the data folder is ANOTADOR_DATA, else the"
-        " user's data folder (instance/ in a checkout)."
+        " user's data folder (instance/ in a checkout). It listens on HOST and PORT"
+        " (0.0.0.0 and 5000: every address, so that phones on the network can open it)."
     )
     return prepared
+
+
+def listening(param: click.Parameter) -> click.Parameter:
+    """``--host`` and ``--port`` of a server command, defaulting to ``HOST`` and ``PORT``."""
+    from anotador.serving import DEFAULT_HOST
+    from anotador.serving import DEFAULT_PORT
+
+    defaults = {"host": ("HOST", DEFAULT_HOST), "port": ("PORT", DEFAULT_PORT)}
+    if param.name not in defaults:
+        return param
+    changed = copy.copy(param)
+    changed.envvar, changed.default = defaults[param.name]
+    if param.name == "port":
+        changed.type = click.IntRange(1, 65535)
+    if isinstance(changed, click.Option):
+        changed.show_envvar = changed.show_default = True
+    return changed
 
 
 @click.group(cls=AnotadorGroup)
 @click.version_option(package_name="anotador", prog_name="anotador", message="%(prog)s %(version)s")
 def main() -> None:
     """Anotador de Canasta: score matches, run the web app, manage its database."""
+
+
+@main.command()
+@click.option(
+    "--host",
+    "-h",
+    envvar="HOST",
+    default="0.0.0.0",
+    show_default=True,
+    show_envvar=True,
+    help="The address to listen on (0.0.0.0: every one).",
+)
+@click.option(
+    "--port",
+    "-p",
+    envvar="PORT",
+    type=click.IntRange(1, 65535),
+    default=5000,
+    show_default=True,
+    show_envvar=True,
+    help="The port to listen on.",
+)
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: WEB_CONCURRENCY, else one per core plus one).",
+)
+def serve(host: str, port: int, workers: int | None) -> None:
+    """Serve the app with gunicorn, several worker processes: for a club's server or a
+    Raspberry Pi (behind an HTTPS proxy: ANOTADOR_BEHIND_PROXY=1). A new database is
+    migrated first."""
+    import os
+
+    try:
+        from anotador import production
+    except ImportError as error:  # gunicorn: not on Windows
+        fail([f"anotador serve needs gunicorn ({error}); `anotador run` serves without it."])
+        raise  # unreachable: fail() exits
+    from anotador import create_app
+
+    try:
+        count = workers or production.default_workers(os.environ, os.cpu_count())
+    except ValueError as error:
+        fail([str(error)])
+        raise  # unreachable: fail() exits
+    production.serve(create_app(), host, port, count, click.echo)
 
 
 def fail(lines: list[str]) -> None:

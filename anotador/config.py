@@ -78,12 +78,49 @@ def load_config(
         # Anyone who reaches the server may make an account (ANOTADOR_SIGN_UP=closed: only
         # `anotador users add`); the first one always needs the setup code.
         "SIGN_UP_OPEN": environ.get("ANOTADOR_SIGN_UP", "open").strip().lower() != "closed",
-        "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_HTTPONLY": True,
-        "REMEMBER_COOKIE_SAMESITE": "Lax",
-        "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_DURATION": datetime.timedelta(days=60),
         "PERMANENT_SESSION_LIFETIME": datetime.timedelta(days=60),
+        # Cookies never readable by scripts nor sent along with another site's requests;
+        # ``Secure`` is added per request, on HTTPS ones (anotador/security.py), so that plain
+        # HTTP on the local network keeps working.
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        **proxy_settings(environ),
+    }
+
+
+#: The variable saying how many reverse proxies stand in front of the app (usually 1).
+BEHIND_PROXY_VARIABLE = "ANOTADOR_BEHIND_PROXY"
+
+
+def proxy_settings(environ: Mapping[str, str]) -> dict[str, int]:
+    """The ``PROXY_FIX_*`` settings (Werkzeug's ``ProxyFix``, anotador/security.py) for
+    ``ANOTADOR_BEHIND_PROXY`` in ``environ``.
+
+    ``N`` proxies in front: the client address, scheme and host (``X-Forwarded-For``,
+    ``-Proto``, ``-Host``) are taken from the last ``N`` of them; port and prefix stay off
+    (set ``PROXY_FIX_X_PORT`` or ``PROXY_FIX_X_PREFIX`` in the data folder's ``config.py`` for
+    a proxy that sends them). Unset, empty or ``0``: no proxy, every forwarded header ignored
+    (anyone could send one).
+    """
+    raw = environ.get(BEHIND_PROXY_VARIABLE, "").strip()
+    if not raw:
+        hops = 0
+    elif raw.isascii() and raw.isdigit() and len(raw) <= 2:
+        hops = int(raw)
+    else:
+        raise ValueError(
+            f"{BEHIND_PROXY_VARIABLE} must be how many proxies are in front of the app "
+            f"(0, 1, 2...), not {raw!r}"
+        )
+    return {
+        "PROXY_FIX_X_FOR": hops,
+        "PROXY_FIX_X_PROTO": hops,
+        "PROXY_FIX_X_HOST": hops,
+        "PROXY_FIX_X_PORT": 0,
+        "PROXY_FIX_X_PREFIX": 0,
     }
 
 

@@ -67,7 +67,8 @@ def match_documents(draw: st.DrawFn) -> dict[str, Any]:
         document["title"] = draw(names)
     if draw(st.booleans()):
         document["notes"] = draw(
-            st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40)
+            # Cn holds the noncharacters (U+FFFE...), which the engine refuses as it should.
+            st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cn")), max_size=40)
         )
     for _ in range(draw(st.integers(0, 6))):
         closer = rng.choice([None, *range(game.layout.sides)])

@@ -317,7 +317,7 @@ def test_planilla_draws_the_score_progression_once_there_are_hands(
     assert "Meta" in chart  # the target, as a dashed line
     legend = re.search(r'<ul class="chart-legend">(.*?)</ul>', chart, re.S)
     assert legend is not None
-    assert re.findall(r"</span>([^<]+)</li>", legend[1]) == ["Nosotros", "Ellos"]
+    assert re.findall(r"</svg>([^<]+)</li>", legend[1]) == ["Nosotros", "Ellos"]
 
 
 def test_planilla_without_opening_minimum_for_real(app: Flask, client: FlaskClient) -> None:

@@ -201,8 +201,9 @@ def test_run_migrates_a_new_database_and_names_the_data_folder(
 ):
     served: list[tuple[Any, ...]] = []
     monkeypatch.setattr("flask.cli.run_simple", lambda *args, **kwargs: served.append(args))
-    for name in ("DATABASE_URL", "SECRET_KEY", "FLASK_DEBUG", "WERKZEUG_RUN_MAIN"):
+    for name in ("DATABASE_URL", "SECRET_KEY", "FLASK_DEBUG", "WERKZEUG_RUN_MAIN", "HOST", "PORT"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("anotador.serving.lan_ipv4", lambda: "192.168.1.23")
     data = tmp_path / "data"
 
     result = CliRunner().invoke(
@@ -214,7 +215,29 @@ def test_run_migrates_a_new_database_and_names_the_data_folder(
     assert "New database: applying the migrations." in result.output
     assert (data / "anotador.sqlite3").is_file()
     assert len(served) == 1
-    assert served[0][:2] == ("127.0.0.1", 5123)
+    assert served[0][:2] == ("0.0.0.0", 5123)  # every address: the phones at the table
+    assert "http://192.168.1.23:5123/" in result.output
+
+
+def test_run_listens_on_host_and_port_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    served: list[tuple[Any, ...]] = []
+    monkeypatch.setattr("flask.cli.run_simple", lambda *args, **kwargs: served.append(args))
+    for name in ("DATABASE_URL", "SECRET_KEY", "FLASK_DEBUG", "WERKZEUG_RUN_MAIN"):
+        monkeypatch.delenv(name, raising=False)
+    env = {"ANOTADOR_DATA": str(tmp_path / "data"), "HOST": "127.0.0.1", "PORT": "8123"}
+
+    result = CliRunner().invoke(main, ["run"], env=env, catch_exceptions=False)
+
+    assert result.exit_code == 0, result.output
+    assert served[0][:2] == ("127.0.0.1", 8123)
+    assert "Only this machine can open it, at http://127.0.0.1:8123/" in result.output
+
+    refused = CliRunner().invoke(main, ["run"], env={**env, "PORT": "80000"})
+    assert refused.exit_code == 2
+    assert "PORT" in refused.output
+    assert len(served) == 1
 
 
 def test_version_is_the_package_version():

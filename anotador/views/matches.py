@@ -25,6 +25,7 @@ from anotador import charts
 from anotador import inputs
 from anotador import match_page
 from anotador import services
+from anotador import serving
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.extensions import csrf
@@ -56,12 +57,15 @@ def index() -> Any:
 
 def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
     scope = access.scope()
+    phone_url = serving.page_url(request)
     page = render_template(
         "matches/index.html",
         ongoing=services.queries.ongoing_matches(scope),
         finished=services.queries.recent_finished_matches(scope),
         upload=upload,
         problems=problems,
+        phone_url=phone_url,
+        phone_qr=serving.qr_svg(phone_url) if phone_url else None,
     )
     return page, status
 

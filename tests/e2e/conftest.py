@@ -147,19 +147,61 @@ def prepare(page: Page) -> None:
     page.set_default_timeout(10_000)
 
 
+#: Runs before any script of every document (an init script: the page's CSP does not apply to
+#: it): each violation of the Content-Security-Policy becomes a console error.
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(
+    `Content Security Policy violation: ${event.effectiveDirective} blocked ` +
+    `${event.blockedURI || "inline"} at ${event.sourceFile || location.href}:${event.lineNumber}`
+  );
+});
+"""
+
+
+def watch_csp(page: Page) -> list[str]:
+    """The console messages about the Content-Security-Policy ``page`` will show: Chromium's
+    own ("Refused to ... because it violates the following Content Security Policy
+    directive") and :data:`CSP_REPORTER`'s."""
+    found: list[str] = []
+    page.add_init_script(CSP_REPORTER)
+    page.on(
+        "console",
+        lambda message: (
+            found.append(message.text)
+            if "content security policy" in message.text.lower()
+            else None
+        ),
+    )
+    return found
+
+
 @pytest.fixture
 def no_js_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    """The same phone with JavaScript off (every form must still work)."""
+    """The same phone with JavaScript off (every form must still work); it fails the test on
+    a CSP violation too."""
     context = browser.new_context(**browser_context_args, java_script_enabled=False)
     page = context.new_page()
     prepare(page)
+    violations = watch_csp(page)
     yield page
     context.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"
+
+
+@pytest.fixture
+def csp_violations(page: Page) -> list[str]:
+    """What the page reported against the Content-Security-Policy (``watch_csp``)."""
+    return watch_csp(page)
 
 
 @pytest.fixture(autouse=True)
-def _no_server_errors(live_server: LiveServer, page: Page) -> Iterator[None]:
-    """Fail a test whose requests raised on the server or whose page threw in JavaScript."""
+def _no_server_errors(
+    live_server: LiveServer, page: Page, csp_violations: list[str]
+) -> Iterator[None]:
+    """Fail a test whose requests raised on the server, whose page threw in JavaScript or
+    broke the Content-Security-Policy (an inline script, style or handler, anything from
+    another origin): every browser test proves its pages run under the policy."""
     page.set_default_timeout(10_000)
 
     page_errors: list[str] = []
@@ -168,6 +210,7 @@ def _no_server_errors(live_server: LiveServer, page: Page) -> Iterator[None]:
     yield
     assert not live_server.errors, f"the server raised: {live_server.errors!r}"
     assert not page_errors, f"JavaScript errors on the page: {page_errors}"
+    assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"
 
 
 @pytest.fixture
