@@ -13,6 +13,7 @@ token shows in the address bar once: the link itself redirects.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import hmac
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from typing import Any
 from typing import NoReturn
 from typing import TypeVar
 
+import sqlalchemy as sa
 from flask import abort
 from flask import g
 from flask import session
@@ -51,8 +53,36 @@ class Level(enum.IntEnum):
     OWN = 3
 
 
+@dataclasses.dataclass(frozen=True)
+class Account:
+    """The signed-in account as every request sees it: read with one light query, no ORM
+    object (the write views load the ``User`` row: :func:`signed_in_user`)."""
+
+    id: int
+    name: str
+    is_admin: bool
+    session_token: str
+
+    # What Flask-Login asks of a user object.
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_token}"
+
+    @classmethod
+    def of(cls, user: User) -> Account:
+        return cls(user.id, user.name, user.is_admin, user.session_token)
+
+
+ACCOUNT = sa.select(User.id, User.name, User.is_admin, User.session_token).where(
+    User.id == sa.bindparam("user_id")
+)
+
+
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
+def load_user(user_id: str) -> Account | None:
     """The account of a session or remember cookie: ``<id>:<session token>``; a token
     replaced since (a new password) signs the cookie out."""
     number, _, token = user_id.partition(":")
@@ -60,15 +90,28 @@ def load_user(user_id: str) -> User | None:
         identity = inputs.row_id(number)
     except inputs.BadInput:
         return None
-    user = db.session.get(User, identity) if identity else None
-    if user is None or not hmac.compare_digest(user.session_token, token):
+    # On the session's connection, past the ORM: this runs before every page.
+    connection = db.session.connection()
+    row = connection.execute(ACCOUNT, {"user_id": identity}).first() if identity else None
+    if row is None or not hmac.compare_digest(row.session_token, token):
         return None
-    return user
+    return Account(row.id, row.name, row.is_admin, row.session_token)
 
 
-def signed_in() -> User | None:
+def signed_in() -> Account | None:
     user = current_user._get_current_object()
-    return user if isinstance(user, User) else None
+    if isinstance(user, User):  # just signed in (login_user) in this request
+        return Account.of(user)
+    return user if isinstance(user, Account) else None
+
+
+def signed_in_user() -> User:
+    """The signed-in account's row, for a view that changes it (after account_required)."""
+    account = signed_in()
+    user = db.session.get(User, account.id) if account is not None else None
+    if user is None:
+        abort(404)
+    return user
 
 
 def user_id() -> int | None:

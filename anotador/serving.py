@@ -24,6 +24,8 @@ from flask import Flask
 from flask import Request
 from markupsafe import Markup
 
+from anotador import startup
+
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
 #: Any address of this machine (IPv4, IPv6): what a phone opens is the LAN address.
@@ -119,6 +121,7 @@ def banner_lines(app: Flask, host: str, port: int) -> list[str]:
     else:
         lines.append(f"Only this machine can open it, at {url} (HOST=0.0.0.0 lets the phones in).")
     lines.extend(terminal_qr(url))
+    lines.extend(startup.setup_code_lines(app))
     return lines
 
 

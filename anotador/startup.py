@@ -54,15 +54,17 @@ def prepare(app: Flask, echo: Callable[[str], object] = print) -> bool:
             "(`anotador export --all -o backup.jsonl`), then run `anotador db upgrade`."
         )
         return False
-    announce_setup_code(app, echo)
     return migrated
 
 
-def announce_setup_code(app: Flask, echo: Callable[[str], object]) -> None:
-    """While the installation has no account, the code that lets the web make the first."""
+def setup_code_lines(app: Flask) -> list[str]:
+    """While the installation has no account, the code that lets the web make the first
+    (the servers' banner ends with it)."""
     with app.app_context():
         if services.accounts.account_count():
-            return
+            return []
         code = services.accounts.setup_code(app.config["SECRET_KEY"])
-    echo(f"No account yet. Setup code for the first account (the administrator): {code}")
-    echo("Or make it here: anotador users add NAME")
+    return [
+        f"No account yet. Setup code for the first account (the administrator): {code}",
+        "Or make it here: anotador users add NAME",
+    ]

@@ -8,6 +8,7 @@ MODULES = [
     "benchmarks.rules",
     "benchmarks.hand_page",
     "benchmarks.hand_save",
+    "benchmarks.auth",
     "benchmarks.web",
     "benchmarks.sheets",
     "benchmarks.history",

@@ -15,6 +15,7 @@ import flask_migrate
 
 from anotador import create_app
 from anotador import services
+from benchmarks.web import signed_in_client
 
 LIMIT = 100 * 1024
 CASES = (("uruguaya", "4p", 2), ("canastone", "6p-3x2", 3))
@@ -56,7 +57,7 @@ def run() -> list[str]:
                 match, problems = services.matches.create_match(document)
                 assert match is not None, problems
                 ids.append(match.id)
-        client = app.test_client()
+        client = signed_in_client(app)
         for (variant, layout, _), match_id in zip(CASES, ids, strict=True):
             parts = page_parts(client, f"/partidas/{match_id}/manos/nueva")
             total = sum(size for _, size in parts)

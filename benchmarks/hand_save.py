@@ -24,6 +24,7 @@ import flask_migrate
 from anotador import create_app
 from anotador import services
 from benchmarks.web import counted_statements
+from benchmarks.web import signed_in_client
 
 ROUNDS = 150
 WARM_UP = 20
@@ -112,7 +113,7 @@ def run() -> list[str]:
         with app.app_context():
             flask_migrate.upgrade()
             ids = {count: create(count - 1) for count in COUNTS}
-        client = app.test_client()
+        client = signed_in_client(app)
         versions = {count: undo_free_version(app, ids[count]) for count in COUNTS}
         times: dict[int, list[float]] = {count: [] for count in COUNTS}
         for round_ in range(WARM_UP + ROUNDS):

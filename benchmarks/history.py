@@ -32,6 +32,8 @@ from anotador import services
 from anotador.extensions import db
 from anotador.models import Player
 from anotador.models import Seat
+from anotador.services.scope import EVERYTHING
+from benchmarks.web import signed_in_client
 
 SMALL = 100
 PAGE = 500
@@ -60,7 +62,7 @@ def best_ms(action: Callable[[], Any]) -> float:
 
 
 def get(app: Flask, url: str) -> Callable[[], None]:
-    client = app.test_client()
+    client = signed_in_client(app)
 
     def fetch() -> None:
         response = client.get(url)
@@ -94,7 +96,7 @@ def page_figures(app: Flask, count: int) -> dict[str, Any]:
         offset = (
             min(PAGE - 1, (count - 1) // services.queries.PAGE_SIZE) * services.queries.PAGE_SIZE
         )
-        cursor = services.queries.cursor_at(services.queries.Filters(), offset)
+        cursor = services.queries.cursor_at(EVERYTHING, services.queries.Filters(), offset)
     deep = (
         f"/historial?despues={services.queries.encode_cursor(cursor)}" if cursor else "/historial"
     )
@@ -120,7 +122,7 @@ def backup_figures(folder: Path, count: int) -> list[str]:
     def export() -> str:
         app = make_app(folder, "export.sqlite3")
         with app.app_context(), target.open("w", encoding="utf-8") as file:
-            file.writelines(backup.export_lines())
+            file.writelines(backup.export_lines(EVERYTHING))
         return f"{target.stat().st_size / 1e6:.1f} MB file"
 
     def restore(name: str) -> Callable[[], str]:

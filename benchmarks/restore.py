@@ -40,6 +40,8 @@ from anotador import create_app
 from anotador import demo
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services.scope import EVERYTHING
+from benchmarks.web import signed_in_client
 
 MB = 1024 * 1024
 BOUNDARY = "anotadorbenchboundary"
@@ -92,7 +94,7 @@ def write_backup(folder: Path, path: Path, count: int) -> float:
         demo.seed(count, seed_value=2)
         seconds = time.perf_counter() - started
         with path.open("w", encoding="utf-8") as file:
-            file.writelines(backup.export_lines())
+            file.writelines(backup.export_lines(EVERYTHING))
         db.engine.dispose()
     return seconds
 
@@ -171,7 +173,7 @@ def result(process: Any, reader: Any) -> dict[str, Any]:
 
 def browse(folder: Path, database: str, ready: Any, stop: Any) -> dict[str, Any]:
     """Another user (another worker process) looking at the history until ``stop``."""
-    client = make_app(folder, database, migrate=False).test_client()
+    client = signed_in_client(make_app(folder, database, migrate=False))
     assert client.get("/historial").status_code == 200  # warm up the page
     ready.set()
     page_ms: list[float] = []
@@ -190,7 +192,7 @@ def browse(folder: Path, database: str, ready: Any, stop: Any) -> dict[str, Any]
 def restore(folder: Path, database: str, body: Path) -> dict[str, Any]:
     """Post the multipart ``body`` to the restore page; the worker's figures."""
     app = make_app(folder, database, migrate=False)
-    client = app.test_client()
+    client = signed_in_client(app)
     start_mb = reset_peak()
     started = time.perf_counter()
     with body.open("rb") as stream:

@@ -108,7 +108,7 @@ def make_world(app: Flask, index: int) -> World:
     match_id = create_stored_match(app, match_document(sides=sides, hands=hands))
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
-        group = services.groups.create_group(owner, f"Familia {index}")
+        group = services.groups.create_group(owner.id, f"Familia {index}")
         member = services.groups.add_member(group, "Miembro")
         match = services.queries.load_match(match_id)
         table = services.sharing.set_link(match, "table", True)

@@ -312,7 +312,7 @@ def seed(app: Flask) -> None:
     create_account(app, "Beto")
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
-        group = services.groups.create_group(owner, "Familia")
+        group = services.groups.create_group(owner.id, "Familia")
         services.groups.add_member(group, "Beto")
         first = services.queries.load_match(min(stored_ids(app).hands))
         services.sharing.set_link(first, "table", True)

@@ -27,6 +27,7 @@ from flask import Flask
 
 from anotador import config
 from anotador import create_app
+from anotador import serving
 from anotador import startup
 from anotador.cli import main
 from anotador.services.accounts import create_account
@@ -166,22 +167,20 @@ def test_prepare_migrates_a_new_database_once(tmp_path: Path):
 
     said.clear()
     assert not startup.prepare(app, said.append)
-    assert said[2:] == [
-        "No account yet. Setup code for the first account (the administrator): "
-        + setup_code(app.config["SECRET_KEY"]),
-        "Or make it here: anotador users add NAME",
-    ]
+    assert len(said) == 2
 
 
-def test_prepare_says_no_setup_code_once_an_account_exists(tmp_path: Path):
+def test_the_banner_ends_with_the_setup_code_until_an_account_exists(tmp_path: Path):
     app = sqlite_app(tmp_path)
     startup.prepare(app, lambda line: None)
+    code = setup_code(app.config["SECRET_KEY"])
+    assert serving.banner_lines(app, "127.0.0.1", 5000)[-2:] == [
+        f"No account yet. Setup code for the first account (the administrator): {code}",
+        "Or make it here: anotador users add NAME",
+    ]
     with app.app_context():
         create_account("Ana", "una clave larga")
-    said: list[str] = []
-    assert not startup.prepare(app, said.append)
-    assert len(said) == 2
-    assert not any("Setup code" in line for line in said)
+    assert not any("Setup code" in line for line in serving.banner_lines(app, "127.0.0.1", 5000))
 
 
 def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(tmp_path: Path):

@@ -82,7 +82,7 @@ def test_anotador_serve_serves_with_several_workers(tmp_path: Path):
     output = log.read_text(encoding="utf-8")
     assert returncode == 0, output
     assert status == 200
-    assert "Nueva partida" in page
+    assert "Crear una cuenta" in page
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     assert "Strict-Transport-Security" not in headers
     assert "Strict-Transport-Security" in proxied  # ANOTADOR_BEHIND_PROXY: ProxyFix

@@ -19,6 +19,7 @@ import sys
 import threading
 
 import sqlalchemy as sa
+from stored import signed_in
 
 from anotador import create_app
 from anotador.extensions import db
@@ -31,7 +32,8 @@ def main(uri: str, backup: str, instance: str, expected: int) -> None:
     gc.set_threshold(100)
     config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": uri}
     app = create_app(config, instance_path=instance)
-    restorer, reader = app.test_client(), app.test_client()
+    # Both signed in as the account the test made (the history is an account's page).
+    restorer, reader = signed_in(app), signed_in(app)
     done = threading.Event()
     pages: list[int] = []
     errors: list[BaseException] = []

@@ -54,11 +54,11 @@ def group_name(name: str) -> str:
         raise AccountRefused("name", str(_l("Write a name of one line."))) from None
 
 
-def create_group(owner: User, name: str) -> Group:
-    if len(group_ids_of(owner.id)) >= MAX_GROUPS:
+def create_group(owner_id: int, name: str) -> Group:
+    if len(group_ids_of(owner_id)) >= MAX_GROUPS:
         raise AccountRefused("name", str(_l("You are in too many groups already.")))
-    group = Group(name=group_name(name), owner_id=owner.id)
-    group.memberships.append(Membership(user_id=owner.id))
+    group = Group(name=group_name(name), owner_id=owner_id)
+    group.memberships.append(Membership(user_id=owner_id))
     db.session.add(group)
     db.session.commit()
     return group

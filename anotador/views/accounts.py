@@ -34,15 +34,17 @@ from anotador.views.main import safe_next
 bp = Blueprint("accounts", __name__, url_prefix="/cuenta")
 
 
-def start_session(user: User) -> Response:
+def start_session(user: User, message: str | None = None) -> Response:
     """Sign ``user`` in on a new session (a new CSRF token; the opened links stay), then go
-    where the sign-in was asked for."""
+    where the sign-in was asked for, saying ``message`` there."""
     target = safe_next(request.args.get("next"))
     opened = access.links()
     session.clear()
     if opened:
         session["links"] = opened
     login_user(user, remember=True)
+    if message:
+        flash(message, "success")
     return redirect(target, 303)
 
 
@@ -106,8 +108,7 @@ def sign_up() -> Any:
                 errors.setdefault(refused.field, []).append(refused.message)
                 status = 429 if refused.field == "wait" else 422
             else:
-                flash(_("Welcome, %(name)s.", name=user.name), "success")
-                return start_session(user)
+                return start_session(user, _("Welcome, %(name)s.", name=user.name))
         else:
             errors = {name: list(found) for name, found in form.errors.items()}
             errors.pop("csrf_token", None)
@@ -183,8 +184,7 @@ def render_account(
 @bp.post("/clave")
 @access.account_required
 def change_password() -> Any:
-    user = access.signed_in()
-    assert user is not None
+    user = access.signed_in_user()
     form = PasswordForm()
     errors: dict[str, list[str]] = {}
     if not form.validate_on_submit():
@@ -198,15 +198,13 @@ def change_password() -> Any:
     except AccountRefused as refused:
         errors[refused.field] = [refused.message]
         return render_account(form, DeleteAccountForm(formdata=None), errors, 422)
-    flash(_("Password changed. Your other devices were signed out."), "success")
-    return start_session(user)
+    return start_session(user, _("Password changed. Your other devices were signed out."))
 
 
 @bp.post("/borrar")
 @access.account_required
 def delete() -> Any:
-    user = access.signed_in()
-    assert user is not None
+    user = access.signed_in_user()
     form = DeleteAccountForm()
     errors: dict[str, list[str]] = {}
     if form.validate_on_submit():

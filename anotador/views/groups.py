@@ -21,20 +21,15 @@ from anotador.account_forms import GroupForm
 from anotador.account_forms import MemberForm
 from anotador.forms import FORM_EXPIRED
 from anotador.models import Group
-from anotador.models import User
 from anotador.services.accounts import AccountRefused
 
 bp = Blueprint("groups", __name__, url_prefix="/grupos")
 
 
-def current_user() -> User:
-    user = access.signed_in()
-    assert user is not None  # account_required
-    return user
-
-
 def current_id() -> int:
-    return current_user().id
+    identity = access.user_id()
+    assert identity is not None  # account_required
+    return identity
 
 
 def group_or_404(group_id: int, *, owned: bool = False) -> Group:
@@ -59,7 +54,7 @@ def index() -> Any:
     if form.is_submitted():
         if form.validate():
             try:
-                group = services.groups.create_group(current_user(), form.name.data or "")
+                group = services.groups.create_group(current_id(), form.name.data or "")
             except AccountRefused as refused:
                 errors.append(refused.message)
             else:

@@ -49,23 +49,26 @@ def index() -> Any:
     """Ongoing matches first, then the recent finished ones, and the match-file upload;
     signed in nowhere, how to sign in (and the matches whose links this browser opened)."""
     if access.signed_in() is None:
-        return render_template(
-            "matches/welcome.html", opened=services.queries.opened_matches(access.links())
-        )
+        opened = services.queries.opened_matches(access.links())
+        return render_template("matches/welcome.html", opened=opened, **phone_link())
     return render_home(UploadForm())
+
+
+def phone_link() -> dict[str, Any]:
+    """The address of the app for the next phone, and its QR code."""
+    url = serving.page_url(request)
+    return {"phone_url": url, "phone_qr": serving.qr_svg(url) if url else None}
 
 
 def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
     scope = access.scope()
-    phone_url = serving.page_url(request)
     page = render_template(
         "matches/index.html",
         ongoing=services.queries.ongoing_matches(scope),
         finished=services.queries.recent_finished_matches(scope),
         upload=upload,
         problems=problems,
-        phone_url=phone_url,
-        phone_qr=serving.qr_svg(phone_url) if phone_url else None,
+        **phone_link(),
     )
     return page, status
 

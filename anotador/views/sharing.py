@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 from anotador import access
 from anotador import inputs
 from anotador import services
+from anotador import serving
 from anotador.account_forms import ConfirmForm
 from anotador.forms import FORM_EXPIRED
 from anotador.services.sharing import LINK_KINDS
@@ -40,9 +41,12 @@ def show(match_id: int) -> str:
     match = access.match_for(match_id, access.Level.OWN)
     owner = access.user_id()
     assert owner is not None
+    table = match.table_token and link_url(match.table_token)
+    spectator = match.spectator_token and link_url(match.spectator_token)
     sharing = {
-        "table": match.table_token and link_url(match.table_token),
-        "spectator": match.spectator_token and link_url(match.spectator_token),
+        "table": table,
+        "spectator": spectator,
+        "qr": {url: serving.qr_svg(url) for url in (table, spectator) if url},
         "ongoing": match.status == "ongoing",
         "group_id": match.group_id,
         "groups": services.groups.groups_of(owner),
@@ -53,7 +57,12 @@ def show(match_id: int) -> str:
 
 
 def link_url(token: str) -> str:
-    return url_for(".open_link", token=token, _external=True)
+    """The link as the other phones open it: this server's address on the network when the
+    owner is on the server's own machine (``127.0.0.1`` would be the phone's)."""
+    base = serving.page_url(request)  # ends with the mount point and "/"
+    if base is None:
+        return url_for(".open_link", token=token, _external=True)
+    return base + url_for(".open_link", token=token).removeprefix(request.script_root + "/")
 
 
 @bp.post("/partidas/<id:match_id>/enlaces")

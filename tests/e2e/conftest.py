@@ -13,9 +13,11 @@ import os
 import re
 import shutil
 import threading
+from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import flask_migrate
 import pytest
@@ -24,11 +26,15 @@ from flask import got_request_exception
 from phone import Shot
 from phone import Table
 from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from sqlalchemy import text
+from stored import OWNER
+from stored import PASSWORD
 from werkzeug.serving import make_server
 
 from anotador import create_app
+from anotador import services
 from anotador.config import database_uri
 from anotador.extensions import db
 
@@ -80,20 +86,13 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The app from ``create_app`` on a fresh migrated database, CSRF on: PostgreSQL when
-    ``DATABASE_URL`` is set (emptied first: the browser tests run after the others), else a
-    SQLite file of its own.
-    """
-    folder = tmp_path_factory.mktemp("live")
-    url = os.environ.get("DATABASE_URL")
+def start_server(folder: Path, database: str, *, owner: bool) -> LiveServer:
+    """The app from ``create_app`` on ``database`` (emptied and migrated), CSRF on, served
+    in a thread; with the account ``OWNER`` when ``owner``."""
     app = create_app(
         {
             "SECRET_KEY": "browser-tests",
-            "SQLALCHEMY_DATABASE_URI": (
-                database_uri(url) if url else f"sqlite:///{folder / 'e2e.sqlite3'}"
-            ),
+            "SQLALCHEMY_DATABASE_URI": database,
             "WTF_CSRF_ENABLED": True,
         },
         instance_path=folder / "instance",
@@ -104,12 +103,39 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
                 connection.execute(text("DROP SCHEMA public CASCADE"))
                 connection.execute(text("CREATE SCHEMA public"))
         flask_migrate.upgrade()
+        if owner:
+            services.accounts.create_account(OWNER, PASSWORD)
     server = LiveServer(app)
     server.start()
-    yield server
+    return server
+
+
+def stop_server(server: LiveServer) -> None:
     server.stop()
-    with app.app_context():
+    with server.app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app with one account, ``OWNER``: on PostgreSQL when ``DATABASE_URL`` is set
+    (emptied first: the browser tests run after the others), else a SQLite file of its own."""
+    folder = tmp_path_factory.mktemp("live")
+    url = os.environ.get("DATABASE_URL")
+    server = start_server(
+        folder, database_uri(url) if url else f"sqlite:///{folder / 'e2e.sqlite3'}", owner=True
+    )
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture
+def new_installation(tmp_path: Path) -> Iterator[LiveServer]:
+    """A second server, of an installation without any account (always SQLite: the
+    session's PostgreSQL database is the live server's)."""
+    server = start_server(tmp_path, f"sqlite:///{tmp_path / 'new.sqlite3'}", owner=False)
+    yield server
+    stop_server(server)
 
 
 @pytest.fixture(scope="session")
@@ -131,9 +157,29 @@ def base_url(live_server: LiveServer) -> str:
 
 
 @pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """A phone held in Argentina: 390×844 at 3×, touch, Spanish (es-AR)."""
-    return {**browser_context_args, **PHONE}
+def browser_context_args(
+    browser_context_args: dict[str, Any], live_server: LiveServer
+) -> dict[str, Any]:
+    """A phone held in Argentina: 390×844 at 3×, touch, Spanish (es-AR), signed in as
+    ``OWNER`` (the test-client sign-in's cookies, as the sign-in form would leave them)."""
+    return {**browser_context_args, **PHONE, "storage_state": owner_cookies(live_server)}
+
+
+def owner_cookies(server: LiveServer) -> dict[str, Any]:
+    """A browser's storage state after ``OWNER`` signed in on ``server`` through its form."""
+    client = server.app.test_client()
+    page = client.get("/cuenta/entrar").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token, page
+    data = {"csrf_token": token.group(1), "name": OWNER, "password": PASSWORD}
+    assert client.post("/cuenta/entrar", data=data).status_code == 303
+    host = urlsplit(server.url).hostname
+    cookies = [
+        {"name": cookie.key, "value": cookie.value, "domain": host, "path": "/", "expires": -1}
+        for cookie in (client.get_cookie("session"), client.get_cookie("remember_token"))
+        if cookie is not None
+    ]
+    return {"cookies": cookies, "origins": []}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -187,6 +233,29 @@ def no_js_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterat
     yield page
     context.close()
     assert not violations, f"Content-Security-Policy violations: {violations}"
+
+
+@pytest.fixture
+def phones(browser: Browser, live_server: LiveServer) -> Iterator[Callable[..., Page]]:
+    """``phones(base_url=None)``: one more phone (its own browser context, signed in
+    nowhere, on the live server unless ``base_url`` says another); each fails the test on a
+    JavaScript error or a CSP violation, as the ``page`` fixture."""
+    opened: list[tuple[BrowserContext, list[str]]] = []
+
+    def open_phone(base_url: str | None = None) -> Page:
+        context = browser.new_context(**PHONE, base_url=base_url or live_server.url)
+        page = context.new_page()
+        prepare(page)
+        problems = watch_csp(page)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        opened.append((context, problems))
+        return page
+
+    yield open_phone
+    for context, _ in opened:
+        context.close()
+    problems = [problem for _, found in opened for problem in found]
+    assert not problems, f"JavaScript errors or CSP violations on the phones: {problems}"
 
 
 @pytest.fixture
