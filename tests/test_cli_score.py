@@ -146,10 +146,10 @@ def test_one_line_per_problem():
     assert len(lines) == 2
 
 
-def test_mac_is_not_supported_yet():
+def test_an_unknown_variant_is_refused():
     assert_invalid(
-        score_stdin(json.dumps(document(variant="mac"))),
-        "variant: The variant “mac” is not supported yet.",
+        score_stdin(json.dumps(document(variant="bridge"))),
+        "variant: Must be one of: uruguaya, classic, canastone, real, mac, burako, burraco.",
     )
 
 

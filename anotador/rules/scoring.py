@@ -117,10 +117,18 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
             sides.append(SideScore(score, breakdown, total, opening_minimum(rules, total)))
         hands.append(HandScore(tuple(sides)))
         # Checked after every complete hand, and only until the game has ended.
-        if ended_at is None and max(totals) >= rules.target:
-            finished, winner = game_result(rules, totals)
-            if finished:
-                ended_at = index
+        if ended_at is None:
+            won = (
+                None
+                if rules.variant.wins_at_once is None
+                else rules.variant.wins_at_once(rules, hand)
+            )
+            if won is not None:
+                finished, winner, ended_at = True, won, index
+            elif max(totals) >= rules.target:
+                finished, winner = game_result(rules, totals)
+                if finished:
+                    ended_at = index
     ranked = sorted(totals, reverse=True)
     result = MatchScore(
         hands=tuple(hands),
