@@ -263,6 +263,8 @@ VARIANT_WORDS: dict[str, dict[Any, Word]] = {
                 "+ with two or more."
             )
         ),
+        "threes_each_colour": Word(N_("Threes, each colour")),
+        "tile_values": Word(N_("Tile values")),
         "melded_minus_without_canasta": Word(N_("Without a canasta the melded cards count minus.")),
     },
 }

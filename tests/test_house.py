@@ -167,7 +167,9 @@ def engine_names() -> dict[str, set[Any]]:
         for layout in variant.layouts:
             box = variant.reference(rules.make_rules(name, layout))
             names["field"] |= {kind for kind, _ in box.canastas}
-            names["reference"] |= {key for key, _ in (*box.closing, *box.notes)}
+            names["reference"] |= {key for key, _ in (*box.closing, *box.notes, *box.penalties)}
+            names["reference"] |= {box.threes_title, box.cards_title} - {None}
+            names["field_choice"] |= {kind for kind, _ in box.special_hands}
     return names
 
 

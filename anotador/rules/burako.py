@@ -88,7 +88,10 @@ def reference(rules: Rules) -> Reference:
     if rules.options["no_canasta_table_negative"]:
         notes.append(("no_canasta_table_minus", {}))
     return Reference(
-        canastas=tuple(CANASTA_BONUS.items()), closing=tuple(closing), notes=tuple(notes)
+        canastas=tuple(CANASTA_BONUS.items()),
+        closing=tuple(closing),
+        notes=tuple(notes),
+        cards_title="tile_values",
     )
 
 

@@ -301,7 +301,6 @@ def reference(rules: Rules) -> Reference:
     """The blank sheet's reference box."""
     options = rules.options
     penalties = [
-        ("closing", CLOSING),
         ("unfinished_aces_or_sevens", -UNFINISHED_ACES),
         ("unfinished_wild", -UNFINISHED_WILD),
     ]
@@ -314,14 +313,16 @@ def reference(rules: Rules) -> Reference:
     ]
     return Reference(
         canastas=tuple(CANASTA_BONUS.items()),
-        closing=tuple(penalties),
+        closing=(("closing", CLOSING),),
         red_threes=THREES[1:],
         notes=(
             ("threes_by_canastas", {}),
             ("melded_minus_without_canasta", {}),
             ("canastas_to_close", {"count": CANASTAS_TO_CLOSE}),
         ),
+        penalties=tuple(penalties),
         special_hands=tuple(special_hands(options).items()),
+        threes_title="threes_each_colour",
     )
 
 

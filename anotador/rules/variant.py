@@ -155,8 +155,14 @@ class Reference:
     closing: tuple[tuple[str, int], ...] = ()
     red_threes: tuple[int, ...] = ()
     notes: tuple[tuple[str, Mapping[str, Any]], ...] = ()
-    #: Hands laid down at once and what each is worth, by ``SPECIAL_HAND`` choice.
+    #: Penalties by reference key (mac's unfinished melds), and the hands laid down at once
+    #: with what each is worth, by ``SPECIAL_HAND`` choice.
+    penalties: tuple[tuple[str, int], ...] = ()
     special_hands: tuple[tuple[str, int], ...] = ()
+    #: The reference keys that title the threes' values (None: the red threes) and the card
+    #: values (None: cards; Burako's are tiles).
+    threes_title: str | None = None
+    cards_title: str | None = None
 
 
 def no_reference(rules: Rules) -> Reference:
@@ -247,6 +253,14 @@ class Variant:
                 return spec.name
             if spec.kind == "choice" and value is not None:
                 return str(value)
+        return None
+
+    def special_hand(self, hand: HandInput) -> tuple[int, str] | None:
+        """The side that laid down a ``SPECIAL_HAND`` in ``hand`` and which one (None: none)."""
+        for spec in self.roles.get(Role.SPECIAL_HAND, ()):
+            for index, side in enumerate(hand.sides):
+                if side.get(spec.name) is not None:
+                    return index, str(side[spec.name])
         return None
 
 
