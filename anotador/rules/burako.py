@@ -16,6 +16,7 @@ from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
+from anotador.rules.variant import weighed
 
 TARGET = 3000  # option 2000 (or any)
 LAYOUTS = muertos.layouts(TARGET)
@@ -28,6 +29,7 @@ CARD_VALUES = {
     "comodin": 50,
 }
 CANASTA_BONUS = {"pura": 200, "impura": 100}
+CANASTA_POINTS = weighed(CANASTA_BONUS)
 CLOSING = muertos.CLOSING
 MUERTO_TAKEN = 100  # option `muerto_bonus`: 100 or 0
 MUERTO_NOT_TAKEN = -muertos.UNTAKEN_PENALTY
@@ -68,7 +70,7 @@ def score_side(
     taken = side["muerto"] == muertos.TAKEN
     muerto = int(rules.options["muerto_bonus"]) if taken else MUERTO_NOT_TAKEN
     sign = table_sign(rules, side)
-    return muertos.score_parts(side, is_closer, CANASTA_BONUS, "muerto", muerto, sign)
+    return muertos.score_parts(side, is_closer, CANASTA_POINTS, "muerto", muerto, sign)
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:

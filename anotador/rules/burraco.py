@@ -16,6 +16,7 @@ from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
+from anotador.rules.variant import weighed
 
 TARGET = 2005  # home play (§11.6); tournaments convert deals into victory points instead
 LAYOUTS = muertos.layouts(TARGET)
@@ -28,6 +29,7 @@ CARD_VALUES = {
     "three_to_seven": 5,
 }
 CANASTA_BONUS = {"pulito": 200, "semipulito": 150, "sporco": 100}
+CANASTA_POINTS = weighed(CANASTA_BONUS)
 CLOSING = muertos.CLOSING
 POZZETTO_NOT_TAKEN = -muertos.UNTAKEN_PENALTY  # also when the stock ran out (§11.9.3)
 POZZETTO_STATES = (muertos.TAKEN, muertos.NOT_TAKEN)
@@ -57,7 +59,7 @@ def score_side(
 ) -> dict[str, int]:
     """The §11.7 formula, part by part."""
     pozzetto = 0 if side["pozzetto"] == muertos.TAKEN else POZZETTO_NOT_TAKEN
-    return muertos.score_parts(side, is_closer, CANASTA_BONUS, "pozzetto", pozzetto)
+    return muertos.score_parts(side, is_closer, CANASTA_POINTS, "pozzetto", pozzetto)
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:

@@ -5,6 +5,8 @@ a side's score (the two dream hands win the game at once)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
+from operator import mul
 from typing import Any
 
 from anotador.rules.problems import Problem
@@ -126,9 +128,23 @@ def special_hands(options: Options) -> dict[str, int]:
     return {**SPECIAL_HANDS, "garbage": int(options["garbage_value"])}
 
 
+CANASTA_COUNTS = itemgetter(*CANASTA_BONUS)
+BONUSES = tuple(CANASTA_BONUS.values())
+# The penalties' inputs, read at once: most sides have none of them.
+PENALTY_INPUTS = itemgetter(
+    "threes_in_hand",
+    "last_card_three",
+    "unfinished_aces",
+    "unfinished_sevens",
+    "unfinished_wild",
+    "players_with_3_aces",
+    "players_with_3_sevens",
+)
+
+
 def completed_canastas(side: SideInput) -> int:
     """C of §6.6: completed canastas of every kind."""
-    return sum(int(side[kind]) for kind in CANASTA_BONUS)
+    return int(sum(CANASTA_COUNTS(side)))
 
 
 def threes_sign(canastas: int) -> int:
@@ -154,16 +170,24 @@ def score_side(
     options = rules.options
     if side["special_hand"] is not None:
         return {"special_hand": special_hands(options)[side["special_hand"]]}
-    canastas = completed_canastas(side)
+    counts = CANASTA_COUNTS(side)
+    canastas = sum(counts)
     sign = threes_sign(canastas)
     parts = {
-        "canastas": sum(bonus * side[kind] for kind, bonus in CANASTA_BONUS.items()),
+        "canastas": sum(map(mul, counts, BONUSES)),
         "table": (1 if canastas else -1) * side["table_points"],
         "red_threes": sign * THREES[side["red_threes"]],
         "black_threes": sign * THREES[side["black_threes"]],
         "closing": CLOSING if is_closer else 0,
         "hand": -side["hand_points"],
     }
+    if any(PENALTY_INPUTS(side)):
+        add_penalties(options, side, parts)
+    return parts
+
+
+def add_penalties(options: Options, side: SideInput, parts: dict[str, int]) -> None:
+    """The threes left in hand, the unfinished melds and the aces or sevens held (§6.2, §6.4)."""
     threes = int(options["three_in_hand_cost"]) * side["threes_in_hand"]
     threes += LAST_CARD_THREE if side["last_card_three"] else 0
     if threes:
@@ -174,7 +198,6 @@ def score_side(
     held = THREE_ACES_OR_SEVENS * (side["players_with_3_aces"] + side["players_with_3_sevens"])
     if held:
         parts["aces_sevens_held"] = -held
-    return parts
 
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:

@@ -6,7 +6,7 @@ Each variant module keeps its own figures and passes them here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from collections.abc import Sequence
 
 from anotador.rules.problems import Problem
@@ -47,21 +47,18 @@ def side_fields(
     )
 
 
-def canasta_points(side: SideInput, bonuses: Mapping[str, int]) -> int:
-    return sum(bonus * side[kind] for kind, bonus in bonuses.items())
-
-
 def score_parts(
     side: SideInput,
     is_closer: bool,
-    bonuses: Mapping[str, int],
+    bonuses: Callable[[SideInput], int],
     state: str,
     muerto: int,
     table_sign: int = 1,
 ) -> dict[str, int]:
-    """canastas + (±) table + closing + the muerto's points (part ``state``) − hand."""
+    """canastas (``bonuses``, :func:`~anotador.rules.variant.weighed`) + (±) table + closing
+    + the muerto's points (part ``state``) − hand."""
     return {
-        "canastas": canasta_points(side, bonuses),
+        "canastas": bonuses(side),
         "table": table_sign * side[TABLE_POINTS],
         "closing": CLOSING if is_closer else 0,
         state: muerto,

@@ -15,6 +15,7 @@ from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
+from anotador.rules.variant import weighed
 
 LAYOUTS = muertos.layouts(3000)
 CARD_VALUES = {"ace": 15, "two": 10, "three_to_seven": 5, "eight_to_king": 10, "joker": 20}
@@ -25,6 +26,7 @@ CANASTA_BONUS = {
     "de_mil": 1000,  # ace to ace, no wild card, instead of 200
     "de_500": 500,  # option `canasta_de_500`: a clean ace-to-king run
 }
+CANASTA_POINTS = weighed(CANASTA_BONUS)
 CLEAN_KINDS = ("limpia", "de_mil", "de_500")  # what a side needs to go out
 CLOSING = muertos.CLOSING
 MUERTO_PENALTY = muertos.UNTAKEN_PENALTY
@@ -52,7 +54,7 @@ def score_side(
 ) -> dict[str, int]:
     """The §5.6 formula, part by part."""
     muerto = -MUERTO_PENALTY if side["muerto"] in UNTAKEN else 0
-    return muertos.score_parts(side, is_closer, CANASTA_BONUS, "muerto", muerto)
+    return muertos.score_parts(side, is_closer, CANASTA_POINTS, "muerto", muerto)
 
 
 def reference(rules: Rules) -> Reference:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from anotador.rules.match import Match
@@ -107,22 +108,27 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
             finished, winner, ended_at = earlier.finished, earlier.winner, earlier.ended_at
     else:
         first = 0
+    # The loop runs for every side of every hand: what it needs is looked up once.
+    variant = rules.variant
+    score_side, at_once = variant.score_side, variant.wins_at_once
+    adjustment = variant.name_of(Role.ADJUSTMENT)
+    minimum = partial(opening_minimum, rules)
     for index in range(first, len(match.hands)):
         hand = match.hands[index]
+        closer, details = hand.closer, hand.details
         sides = []
-        for side_index in range(len(hand.sides)):
-            breakdown = side_breakdown(rules, hand, side_index)
+        for side_index, side in enumerate(hand.sides):
+            # side_breakdown, inlined.
+            breakdown = score_side(rules, side, side_index == closer, details)
+            if side[adjustment]:
+                breakdown["adjustment"] = side[adjustment]
             score = sum(breakdown.values())
             total = totals[side_index] = totals[side_index] + score
-            sides.append(SideScore(score, breakdown, total, opening_minimum(rules, total)))
+            sides.append(SideScore(score, breakdown, total, minimum(total)))
         hands.append(HandScore(tuple(sides)))
         # Checked after every complete hand, and only until the game has ended.
         if ended_at is None:
-            won = (
-                None
-                if rules.variant.wins_at_once is None
-                else rules.variant.wins_at_once(rules, hand)
-            )
+            won = None if at_once is None else at_once(rules, hand)
             if won is not None:
                 finished, winner, ended_at = True, won, index
             elif max(totals) >= rules.target:

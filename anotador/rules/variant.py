@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from dataclasses import field
 from enum import StrEnum
 from functools import cached_property
+from operator import itemgetter
+from operator import mul
 from typing import Any
 from typing import Literal
 
@@ -262,6 +264,16 @@ class Variant:
                 if side.get(spec.name) is not None:
                     return index, str(side[spec.name])
         return None
+
+
+def weighed(weights: Mapping[str, int]) -> Callable[[SideInput], int]:
+    """A side's sum of ``weights[field] * side[field]`` (canasta bonuses by kind), computed
+    at C speed: scoring runs it for every side of every hand."""
+    values = tuple(weights.values())
+    get = itemgetter(*weights)
+    if len(values) == 1:
+        return lambda side: int(values[0] * get(side))
+    return lambda side: int(sum(map(mul, get(side), values)))
 
 
 def by_role(fields: tuple[InputField, ...]) -> dict[Role, tuple[InputField, ...]]:
