@@ -177,12 +177,13 @@ class HandForm(FlaskForm):
         """The match-file hand object; empty fields are left out so defaults apply."""
         closer = self.closer.data
         special_end = self.game_rules.variant.special_end
-        hand: dict[str, Any] = {
-            "end": "stock_out" if closer == NOBODY else "closed",
-            "closer": None if closer == NOBODY else inputs.integer(closer, 0, self.last_side),
-        }
         if special_end is not None and self.special_hand_chosen():
-            hand = {"end": special_end, "closer": None}
+            hand: dict[str, Any] = {"end": special_end, "closer": None}
+        else:
+            hand = {
+                "end": "stock_out" if closer == NOBODY else "closed",
+                "closer": None if closer == NOBODY else inputs.integer(closer, 0, self.last_side),
+            }
         for spec in self.game_rules.hand_fields():
             value = self[spec.name].data
             if value not in (None, "", False):
