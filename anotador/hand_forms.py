@@ -125,6 +125,12 @@ class HandForm(FlaskForm):
         kinds = calculator_kinds(self.game_rules, where)
         return [self[f"s{index}_{where}_{kind}"] for kind in kinds]
 
+    def calculator_words(self) -> tuple[str, str, str]:
+        """The calculator's title and its two groups, in what the game is played with."""
+        if self.game_rules.variant.pieces == "tiles":
+            return _("Tile calculator"), _("Tiles on the table"), _("Tiles in hand")
+        return _("Card calculator"), _("Cards on the table"), _("Cards in hand")
+
     def role_field(self, index: int, role: Role) -> Field:
         """Side ``index``'s input with ``role`` (the points, the adjustment...)."""
         spec = self.game_rules.field_with(role)

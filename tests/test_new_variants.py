@@ -156,7 +156,16 @@ def test_burako_hand_form_has_tiles_and_muerto(
     match_id = make_match("burako", layout="4p", sides=SIDES)
     form = client.get(f"/partidas/{match_id}/manos/nueva", headers={"Accept-Language": "es"})
     text = form.get_data(as_text=True)
-    for word in ("Puras", "Impuras", "Muerto", "Fichas 1 (15)", "Comodines (50)", "No tomado"):
+    for word in (
+        "Puras",
+        "Impuras",
+        "Muerto",
+        "Fichas 1 (15)",
+        "Comodines (50)",
+        "No tomado",
+        "Calculadora de fichas",
+        "Fichas en mesa",
+    ):
         assert word in text, word
     post_hand(
         client,

@@ -113,4 +113,5 @@ VARIANT = Variant(
     reference=reference,
     fixed_decks=2,
     typical_layouts=TYPICAL_LAYOUTS,
+    pieces="tiles",
 )

@@ -213,6 +213,8 @@ class Variant:
     concealed_premiums: Callable[[Options], Mapping[str, int]] = no_premiums
     special_end: str | None = None
     special_hands: Callable[[Options], Mapping[str, int]] = no_special_hands
+    #: What the game is played with, for the calculator's words: cards, or tiles (Burako).
+    pieces: Literal["cards", "tiles"] = "cards"
     wins_at_once: Callable[[Rules, HandInput], int | None] | None = None
 
     @property
