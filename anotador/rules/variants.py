@@ -129,6 +129,7 @@ def describe_variants() -> list[dict[str, Any]]:
                 {"name": spec.name, "default": spec.default, "choices": list(spec.choices)}
                 for spec in variant.options
             ],
+            "end_reasons": list(variant.end_reasons),
             "hand_fields": [spec.name for spec in variant.hand_fields],
             "side_fields": [spec.name for spec in variant.side_fields],
             "card_values": dict(variant.card_values),
