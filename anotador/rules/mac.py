@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import itemgetter
-from operator import mul
 from typing import Any
 
 from anotador.rules.problems import Problem
@@ -142,9 +141,20 @@ PENALTY_INPUTS = itemgetter(
 )
 
 
+def canastas_and_bonuses(side: SideInput) -> tuple[int, int]:
+    """C of §6.6 (completed canastas of every kind) and their bonuses."""
+    counts = CANASTA_COUNTS(side)
+    canastas = sum(counts)
+    bonuses = 0
+    if canastas:
+        for count, bonus in zip(counts, BONUSES, strict=True):
+            bonuses += count * bonus
+    return canastas, bonuses
+
+
 def completed_canastas(side: SideInput) -> int:
     """C of §6.6: completed canastas of every kind."""
-    return int(sum(CANASTA_COUNTS(side)))
+    return canastas_and_bonuses(side)[0]
 
 
 def threes_sign(canastas: int) -> int:
@@ -167,14 +177,12 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
-    options = rules.options
     if side["special_hand"] is not None:
-        return {"special_hand": special_hands(options)[side["special_hand"]]}
-    counts = CANASTA_COUNTS(side)
-    canastas = sum(counts)
-    sign = threes_sign(canastas)
+        return {"special_hand": special_hands(rules.options)[side["special_hand"]]}
+    canastas, bonuses = canastas_and_bonuses(side)
+    sign = 1 if canastas > 1 else (0 if canastas else -1)  # threes_sign, inlined
     parts = {
-        "canastas": sum(map(mul, counts, BONUSES)),
+        "canastas": bonuses,
         "table": (1 if canastas else -1) * side["table_points"],
         "red_threes": sign * THREES[side["red_threes"]],
         "black_threes": sign * THREES[side["black_threes"]],
@@ -182,7 +190,7 @@ def score_side(
         "hand": -side["hand_points"],
     }
     if any(PENALTY_INPUTS(side)):
-        add_penalties(options, side, parts)
+        add_penalties(rules.options, side, parts)
     return parts
 
 

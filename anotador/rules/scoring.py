@@ -5,7 +5,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple
 
 from anotador.rules.match import Match
@@ -112,7 +111,7 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
     variant = rules.variant
     score_side, at_once = variant.score_side, variant.wins_at_once
     adjustment = variant.name_of(Role.ADJUSTMENT)
-    minimum = partial(opening_minimum, rules)
+    brackets = rules.brackets  # opening_minimum, inlined below
     for index in range(first, len(match.hands)):
         hand = match.hands[index]
         closer, details = hand.closer, hand.details
@@ -124,11 +123,15 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
                 breakdown["adjustment"] = side[adjustment]
             score = sum(breakdown.values())
             total = totals[side_index] = totals[side_index] + score
-            sides.append(SideScore(score, breakdown, total, minimum(total)))
+            least = None if brackets is None else brackets[1][bisect_right(brackets[0], total)]
+            sides.append(SideScore(score, breakdown, total, least))
         hands.append(HandScore(tuple(sides)))
         # Checked after every complete hand, and only until the game has ended.
         if ended_at is None:
-            won = None if at_once is None else at_once(rules, hand)
+            # Only a hand ended by a special hand can win the game at once (mac's dream hands).
+            won = None
+            if at_once is not None and hand.end == variant.special_end:
+                won = at_once(rules, hand)
             if won is not None:
                 finished, winner, ended_at = True, won, index
             elif max(totals) >= rules.target:

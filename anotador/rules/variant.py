@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from dataclasses import field
 from enum import StrEnum
 from functools import cached_property
-from operator import itemgetter
-from operator import mul
 from typing import Any
 from typing import Literal
 
@@ -190,7 +188,8 @@ class Variant:
     adds to going out, under the given options. ``special_end`` is the hand's end reason when
     a side lays down a ``SPECIAL_HAND`` (None: the variant has none), ``special_hands`` what
     each choice of it is worth under the given options, and ``wins_at_once`` the side whose
-    hand ends the game and wins it whatever the totals (None: only the usual end, §1.4).
+    hand ends the game and wins it whatever the totals (asked only of a hand that ended with
+    ``special_end``; None: only the usual end, §1.4).
     """
 
     name: str
@@ -269,13 +268,18 @@ class Variant:
 
 
 def weighed(weights: Mapping[str, int]) -> Callable[[SideInput], int]:
-    """A side's sum of ``weights[field] * side[field]`` (canasta bonuses by kind), computed
-    at C speed: scoring runs it for every side of every hand."""
-    values = tuple(weights.values())
-    get = itemgetter(*weights)
-    if len(values) == 1:
-        return lambda side: int(values[0] * get(side))
-    return lambda side: int(sum(map(mul, get(side), values)))
+    """A side's sum of ``weights[field] * side[field]`` (canasta bonuses by kind): scoring
+    runs it for every side of every hand, so it is a plain loop over pairs made once (the
+    fastest form on CPython 3.11)."""
+    pairs = tuple(weights.items())
+
+    def total(side: SideInput) -> int:
+        points = 0
+        for name, weight in pairs:
+            points += weight * side[name]
+        return points
+
+    return total
 
 
 def by_role(fields: tuple[InputField, ...]) -> dict[Role, tuple[InputField, ...]]:
