@@ -179,8 +179,14 @@ def score_side(
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
     if side["special_hand"] is not None:
         return {"special_hand": special_hands(rules.options)[side["special_hand"]]}
-    canastas, bonuses = canastas_and_bonuses(side)
-    sign = 1 if canastas > 1 else (0 if canastas else -1)  # threes_sign, inlined
+    # canastas_and_bonuses and threes_sign, inlined: this runs for every side of every hand.
+    counts = CANASTA_COUNTS(side)
+    canastas = sum(counts)
+    bonuses = 0
+    if canastas:
+        for count, bonus in zip(counts, BONUSES, strict=True):
+            bonuses += count * bonus
+    sign = 1 if canastas > 1 else (0 if canastas else -1)
     parts = {
         "canastas": bonuses,
         "table": (1 if canastas else -1) * side["table_points"],
