@@ -275,6 +275,7 @@ def describe_variant(variant: dict[str, Any]) -> str:
     lines.append("  per side: " + ", ".join(variant["side_fields"]))
     if variant["hand_fields"]:
         lines.append("  per hand: " + ", ".join(variant["hand_fields"]))
+    lines.append("  hand ends: " + ", ".join(variant["end_reasons"]))
     values = ", ".join(f"{kind} {value}" for kind, value in variant["card_values"].items())
     lines.append(f"  card values: {values}")
     if not variant["opening_minimum"]:

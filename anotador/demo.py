@@ -75,7 +75,8 @@ def random_hand(game: rules.Rules, rng: random.Random, closer: int | None) -> di
 
     The inputs are found by their roles: the first clean and dirty canasta fields, the points,
     the red threes (when the variant has them) and any side state (the closer keeps its
-    default, the others mostly too, else its second choice)."""
+    default, the others mostly too, else its second choice); a variant with special hands
+    sometimes gets one instead."""
     clean_key, dirty_key, table_key, hand_key = (
         game.variant.name_of(role)
         for role in (Role.CLEAN_CANASTAS, Role.DIRTY_CANASTAS, Role.TABLE_POINTS, Role.HAND_POINTS)
@@ -107,6 +108,11 @@ def random_hand(game: rules.Rules, rng: random.Random, closer: int | None) -> di
             kept = index == closer or rng.random() < 0.8
             side[state.name] = state.default if kept else state.choices[1]
         sides.append(side)
+    special = game.field_with(Role.SPECIAL_HAND)
+    if special is not None and game.variant.special_end is not None and rng.random() < 0.03:
+        # Now and then a side lays down a special hand instead (mac): nobody goes out.
+        sides[rng.randrange(len(sides))] = {special.name: rng.choice(special.choices)}
+        return {"end": game.variant.special_end, "closer": None, "sides": sides}
     end = "closed" if closer is not None else "stock_out"
     return {"end": end, "closer": closer, "sides": sides}
 
@@ -137,7 +143,9 @@ def random_match(
         hands.append(hand)
         for index, parts in enumerate(rules.score_hand(game, hand)):
             totals[index] += sum(parts.values())
-        finished = rules.game_result(game, totals)[0]
+        at_once = game.variant.wins_at_once
+        won_at_once = at_once is not None and at_once(game, hand) is not None
+        finished = won_at_once or rules.game_result(game, totals)[0]
     # Unfinished: abandoned, unless it is recent enough to be still on the table.
     abandoned = not finished and not recent
     return build(game, sides, hands, played_on, abandoned=abandoned, names=names)

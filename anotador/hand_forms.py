@@ -39,6 +39,8 @@ from anotador.rules.variant import InputField
 
 MAX_CARDS = 48
 NOBODY = "none"
+#: The closer's choice for a hand ended by a side's special hand (the variant's special end).
+SPECIAL = "special"
 
 
 class WholeNumberField(IntegerField):
@@ -83,6 +85,10 @@ def side_field(spec: InputField) -> Field:
         message = _l("At most %(max)d characters.")
         return StringField(label, [validators.Length(max=MAX_TEXT, message=message)])
     choices = [SelectChoice(value, labels.lazy("field_choice", value)) for value in spec.choices]
+    if spec.nullable:
+        # Nothing chosen is the field's null (a special hand: none), the first choice.
+        choices.insert(0, SelectChoice("", _l("None")))
+        return RadioField(label, [validators.Optional()], choices=choices, default="")
     message = _l("Choose one of the options.")
     return RadioField(
         label, [validators.InputRequired(message)], choices=choices, default=spec.default
@@ -118,6 +124,12 @@ class HandForm(FlaskForm):
     def calculator(self, index: int, where: str) -> list[Field]:
         kinds = calculator_kinds(self.game_rules, where)
         return [self[f"s{index}_{where}_{kind}"] for kind in kinds]
+
+    def calculator_words(self) -> tuple[str, str, str]:
+        """The calculator's title and its two groups, in what the game is played with."""
+        if self.game_rules.variant.pieces == "tiles":
+            return _("Tile calculator"), _("Tiles on the table"), _("Tiles in hand")
+        return _("Card calculator"), _("Cards on the table"), _("Cards in hand")
 
     def role_field(self, index: int, role: Role) -> Field:
         """Side ``index``'s input with ``role`` (the points, the adjustment...)."""
@@ -158,13 +170,26 @@ class HandForm(FlaskForm):
     def last_side(self) -> int:
         return len(self.side_names) - 1
 
+    def special_hand_chosen(self) -> bool:
+        """A side laid down a special hand (its choice is set), or the closer's choice says so."""
+        chosen = [
+            self[f"s{index}_{spec.name}"].data
+            for spec in self.game_rules.fields_with(Role.SPECIAL_HAND)
+            for index in range(len(self.side_names))
+        ]
+        return self.closer.data == SPECIAL or any(chosen)
+
     def to_hand(self) -> dict[str, Any]:
         """The match-file hand object; empty fields are left out so defaults apply."""
         closer = self.closer.data
-        hand: dict[str, Any] = {
-            "end": "stock_out" if closer == NOBODY else "closed",
-            "closer": None if closer == NOBODY else inputs.integer(closer, 0, self.last_side),
-        }
+        special_end = self.game_rules.variant.special_end
+        if special_end is not None and self.special_hand_chosen():
+            hand: dict[str, Any] = {"end": special_end, "closer": None}
+        else:
+            hand = {
+                "end": "stock_out" if closer == NOBODY else "closed",
+                "closer": None if closer == NOBODY else inputs.integer(closer, 0, self.last_side),
+            }
         for spec in self.game_rules.hand_fields():
             value = self[spec.name].data
             if value not in (None, "", False):
@@ -252,9 +277,12 @@ def hand_number_of(path: str) -> int | None:
     return None if index is None else index + 1
 
 
-def closer_choices(side_names: Sequence[str]) -> list[SelectChoice]:
+def closer_choices(side_names: Sequence[str], special: bool = False) -> list[SelectChoice]:
     choices = [SelectChoice(str(i), name) for i, name in enumerate(side_names)]
-    return [*choices, SelectChoice(NOBODY, _l("Nobody, the stock ran out"))]
+    choices.append(SelectChoice(NOBODY, _l("Nobody, the stock ran out")))
+    if special:
+        choices.append(SelectChoice(SPECIAL, _l("Nobody: a side laid down a special hand")))
+    return choices
 
 
 def hand_field(spec: InputField, premiums: dict[str, int]) -> Field:
@@ -285,6 +313,7 @@ Shape = tuple[
     tuple[InputField, ...],
     tuple[tuple[str, tuple[tuple[str, int], ...]], ...],
     int,
+    bool,
 ]
 
 
@@ -300,6 +329,7 @@ def form_shape(game_rules: rules.Rules, sides: int) -> Shape:
             for where in ("t", "h")
         ),
         sides,
+        game_rules.variant.special_end is not None,
     )
 
 
@@ -308,12 +338,12 @@ def form_class(shape: Shape) -> type[HandForm]:
     """The form class of one shape, built once: its labels are lazy (translated when shown)
     and its closer's choices are labelled per form (:func:`hand_form`), with the match's
     names."""
-    hand_specs, premiums, side_specs, calculator, sides = shape
+    hand_specs, premiums, side_specs, calculator, sides, special = shape
     attrs: dict[str, Any] = {
         "closer": RadioField(
             _l("Who went out?"),
             [validators.InputRequired(_l("Choose who went out, or that the stock ran out."))],
-            choices=closer_choices([str(index) for index in range(sides)]),
+            choices=closer_choices([str(index) for index in range(sides)], special),
         ),
     }
     for spec in hand_specs:
@@ -336,7 +366,9 @@ def hand_form(game_rules: rules.Rules, side_names: Sequence[str], **kwargs: Any)
     form = form_class(form_shape(game_rules, len(side_names)))(**kwargs)
     form.game_rules = game_rules
     form.side_names = tuple(side_names)
-    form.closer.choices = closer_choices(form.side_names)
+    form.closer.choices = closer_choices(
+        form.side_names, game_rules.variant.special_end is not None
+    )
     return form
 
 
@@ -344,6 +376,11 @@ def stored_data(game_rules: rules.Rules, inputs: dict[str, Any]) -> dict[str, An
     """Form data pre-filled from a stored hand (for editing)."""
     closer = inputs.get("closer")
     data: dict[str, Any] = {"closer": NOBODY if closer is None else str(closer)}
+    if (
+        game_rules.variant.special_end is not None
+        and inputs.get("end") == game_rules.variant.special_end
+    ):
+        data["closer"] = SPECIAL
     for spec in game_rules.hand_fields():
         data[spec.name] = inputs.get(spec.name) or ("" if spec.kind == "choice" else False)
     for index, side in enumerate(inputs.get("sides", [])):
@@ -351,6 +388,8 @@ def stored_data(game_rules: rules.Rules, inputs: dict[str, Any]) -> dict[str, An
             value = side.get(spec.name, spec.default)
             if spec.kind in ("count", "points", "signed_points") and value == 0:
                 value = None
+            elif spec.nullable and value is None:
+                value = ""
             data[f"s{index}_{spec.name}"] = value
     data["note"] = inputs.get("note", "")
     return data

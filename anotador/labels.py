@@ -5,8 +5,9 @@ key to a :class:`Word`: its English msgid (translated by the catalogs) for the s
 where the printed sheet words it shorter, its ``sheet`` msgid. The engine's keys are the
 language-neutral names the rules modules define (variants, layouts, options and their choices,
 input fields and their choices, card kinds, score parts, adjustment presets, reference-box
-rows, the keys of a match file as problem paths name them); a new variant adds its words here
-and in the catalogs.
+rows, the keys of a match file as problem paths name them). The variants' words live in
+:mod:`anotador.words` (a new variant adds its words there and in the catalogs); the
+interface's own kinds (layouts, settings, paths, error pages) here.
 
 Words are looked up when said: :func:`say` in the current language (a request's, or the
 sheet's inside ``force_locale``), :func:`lazy` when a form is built before a language is
@@ -20,7 +21,6 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext
@@ -31,35 +31,17 @@ from anotador import rules
 from anotador.i18n import problem_message
 from anotador.rules.variant import LAYOUTS as LAYOUT_SHAPES
 from anotador.rules.variant import TIE_POLICIES as TIES
+from anotador.words import N_
+from anotador.words import VARIANT_WORDS
+from anotador.words import Verbatim
+from anotador.words import Word
+
+__all__ = ["N_", "WORDS", "Verbatim", "Word"]
 
 
-def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
-    """Mark a message for translation without translating it here."""
-    return message
-
-
-class Verbatim(str):
-    """A word written the same in every language (a card's rank, "8 – K"): never translated."""
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Word:
-    """One name's words: ``label`` on the screens, ``sheet`` on the printed sheet (None: the
-    label there too). Both are English msgids, or :class:`Verbatim`."""
-
-    label: str
-    sheet: str | None = None
-
-
+#: The table: the variants' words (:mod:`anotador.words`) and the interface's own.
 WORDS: dict[str, dict[Any, Word]] = {
-    "variant": {
-        "uruguaya": Word(N_("Uruguayan"), N_("Uruguayan canasta")),
-        "classic": Word(N_("Classic"), N_("Classic canasta")),
-        "canastone": Word(N_("Canastone")),
-        "real": Word(N_("Canasta real"), N_("Canasta Real")),
-    },
+    "variant": VARIANT_WORDS["variant"],
     "layout": {
         "2p": Word(N_("2 players")),
         "3p": Word(N_("3 players")),
@@ -78,145 +60,14 @@ WORDS: dict[str, dict[Any, Word]] = {
         "extra_hand": Word(N_("Play another hand"), N_("extra hand")),
         "shared": Word(N_("Shared win"), N_("shared win")),
     },
-    # A variant's own settings (Variant.options).
-    "option": {
-        "red_threes_need_canasta": Word(
-            N_("Red threes count only with a canasta"), N_("red threes need a canasta")
-        ),
-        "min150_from": Word(N_("Opening minimum 150 from"), N_("150 from")),
-        "aces_canasta_bonus": Word(N_("Aces canastas pay extra"), N_("aces canasta bonus")),
-        "aces_clean_value": Word(N_("Clean aces canasta"), N_("clean aces canasta")),
-        "aces_dirty_value": Word(N_("Dirty aces canasta"), N_("dirty aces canasta")),
-        "black_three_in_hand": Word(
-            N_("Black three left in hand: −100"), N_("black three in hand")
-        ),
-        "wild_canasta": Word(N_("Wild canasta (2000)"), N_("wild canasta")),
-        "preset": Word(N_("Rules"), N_("preset")),
-        "negative_opening": Word(N_("Opening minimum below zero"), N_("opening below zero")),
-        "concealed_later_with_partner_value": Word(
-            N_("Going out concealed later, with partner"), N_("later concealed close with partner")
-        ),
-        "five_canasta_bonuses": Word(
-            N_("Bonuses for five canastas or more"), N_("five-canasta bonuses")
-        ),
-        "two_pure_to_close": Word(
-            N_("Going out needs two pure canastas"), N_("two pure canastas to close")
-        ),
-        "wild_canastas_count_as_pure_impure": Word(
-            N_("Wild canastas count as pure or impure"), N_("wild canastas count as pure/impure")
-        ),
-        "canasta_de_500": Word(N_("Canasta de 500"), N_("canasta de 500")),
-    },
-    # The choices of an option that are not plain numbers (the printed sheet shows the value).
-    "option_choice": {
-        "pagat": Word(N_("Pagat")),
-        "rulebook-es": Word(N_("Spanish rulebook")),
-        None: Word(N_("Never")),
-    },
-    # The inputs of a hand: per side (Variant.side_fields) and per hand (Variant.hand_fields).
-    # A canasta field's sheet word names one canasta of its kind (the reference box).
-    "field": {
-        "clean": Word(N_("Clean canastas"), N_("Clean canasta")),
-        "dirty": Word(N_("Dirty canastas"), N_("Dirty canasta")),
-        "table_points": Word(N_("Points on the table")),
-        "hand_points": Word(N_("Points in hand")),
-        "red_threes": Word(N_("Red threes")),
-        "aces_clean": Word(N_("Clean aces canastas")),
-        "aces_dirty": Word(N_("Dirty aces canastas")),
-        "wild_canastas": Word(N_("Wild-card canastas")),
-        "black_threes_in_hand": Word(N_("Black threes in hand")),
-        "four_black_threes_out": Word(N_("Went out melding the four black threes")),
-        "adjustment": Word(N_("Adjustment (+/−)")),
-        "adjustment_note": Word(N_("Reason for the adjustment")),
-        "pure": Word(N_("Pure canastas"), N_("Pure canasta")),
-        "impure": Word(N_("Impure canastas"), N_("Impure canasta")),
-        "aces_pure": Word(N_("Pure aces canastas"), N_("Pure aces")),
-        "aces_impure": Word(N_("Impure aces canastas"), N_("Impure aces")),
-        "mixed_wild": Word(N_("Mixed wild canastas"), N_("Jokers and pinelle")),
-        "pinelle": Word(N_("Canastas of twos"), N_("Seven pinelle")),
-        "six_jokers": Word(N_("Six-jokers canastas"), N_("Six jokers")),
-        "limpia": Word(N_("Clean canastas"), N_("Clean run")),
-        "sucia": Word(N_("Dirty canastas"), N_("Dirty run")),
-        "de_mil": Word(N_("Ace-to-ace canastas (de mil)"), N_("Ace to ace (de mil)")),
-        "de_500": Word(N_("Ace-to-king canastas (de 500)"), N_("Ace to king (de 500)")),
-        "muerto": Word(N_("Muerto")),
-        "concealed": Word(N_("Went out “en mano” (concealed, in one go)"), N_("concealed")),
-        "concealed_kind": Word(N_("How the closer went out")),
-    },
-    # The choices of a choice field; the sheet says how the closer went out.
-    "field_choice": {
-        "taken": Word(N_("Taken")),
-        "not_taken": Word(N_("Not taken")),
-        "taken_unused": Word(N_("Taken, not used")),
-        "first_turn_alone": Word(
-            N_("On the first turn, without the partner's melds"), N_("concealed, first turn")
-        ),
-        "first_turn_with_partner": Word(
-            N_("On the first turn, using the partner's melds"),
-            N_("concealed, first turn, with partner"),
-        ),
-        "later_alone": Word(N_("Later, without the partner's melds"), N_("concealed, later")),
-        "later_with_partner": Word(
-            N_("Later, using the partner's melds"), N_("concealed, later, with partner")
-        ),
-    },
-    # The card calculator's kinds (Variant.card_values).
-    "card": {
-        "joker": Word(N_("Jokers"), N_("Joker")),
-        "two": Word(N_("Twos"), Verbatim("2")),
-        "ace": Word(N_("Aces"), Verbatim("A")),
-        "eight_to_king": Word(N_("8 to K"), Verbatim("8 – K")),
-        "four_to_seven": Word(N_("4 to 7"), Verbatim("4 – 7")),
-        "three_to_seven": Word(N_("3 to 7"), Verbatim("3 – 7")),
-        "black_three": Word(N_("Black threes"), N_("Black 3")),
-    },
-    # The parts of a side's hand score (Variant.parts); the sheet's column headers are short.
-    "part": {
-        "canastas": Word(N_("Canastas")),
-        "table": Word(N_("Table")),
-        "red_threes": Word(N_("Red threes"), N_("Red 3s")),
-        "closing": Word(N_("Going out"), N_("Closing")),
-        "hand": Word(N_("Cards in hand"), N_("In hand")),
-        "black_threes_in_hand": Word(N_("Black threes in hand"), N_("Black 3s")),
-        "many_canastas": Word(N_("Many canastas"), N_("Bonus")),
-        "four_black_threes": Word(N_("Four black threes"), N_("4 black 3s")),
-        "muerto": Word(N_("Muerto")),
-        "adjustment": Word(N_("Adjustment"), N_("Adjust.")),
-    },
-    # Penalties the hand form adds to an adjustment (Variant.adjustment_presets).
-    "penalty": {
-        "stock_out_of_turn_repairable": Word(N_("Drew from the stock out of turn (repaired)")),
-        "stock_out_of_turn": Word(N_("Drew from the stock out of turn")),
-        "too_many_cards_drawn": Word(N_("Drew too many cards")),
-        "pile_taken_without_right": Word(N_("Took the pile without the right to it")),
-        "meld_in_opponent_turn": Word(N_("Melded in an opponent's turn")),
-        "meld_in_partner_turn": Word(N_("Melded in the partner's turn")),
-        "red_three_in_hand": Word(N_("Red three left in hand")),
-    },
-    # The blank sheet's reference box (Variant.reference): closing rows and notes, whose
-    # {params} the variant fills in.
-    "reference": {
-        "closing": Word(N_("Closing")),
-        "concealed_closing": Word(N_("Concealed closing")),
-        "five_canastas": Word(N_("Five canastas, pure and impure")),
-        "five_pure": Word(N_("Five pure and one impure")),
-        "final_close": Word(N_("Final close")),
-        "muerto_not_taken": Word(N_("Muerto not taken")),
-        "red_threes_minus_unmelded": Word(
-            N_("Red threes count minus for a side that did not meld.")
-        ),
-        "canastas_to_close": Word(N_("Canastas to close: {count}")),
-        "red_threes_by_canastas": Word(
-            N_(
-                "Red threes: + with pure and impure canastas, 0 with pure only, "
-                "− with impure only, −2× with no canasta."
-            )
-        ),
-        "hand_doubles_unopened": Word(
-            N_("Cards in hand count double for a side that did not open.")
-        ),
-        "needs_clean_canasta": Word(N_("Going out needs a clean canasta.")),
-    },
+    "option": VARIANT_WORDS["option"],
+    "option_choice": VARIANT_WORDS["option_choice"],
+    "field": VARIANT_WORDS["field"],
+    "field_choice": VARIANT_WORDS["field_choice"],
+    "card": VARIANT_WORDS["card"],
+    "part": VARIANT_WORDS["part"],
+    "penalty": VARIANT_WORDS["penalty"],
+    "reference": VARIANT_WORDS["reference"],
     # The keys of a match file and of its sides and hands, as a problem's path names them
     # (hands[2].sides[1].red_threes); input fields and settings are looked up above.
     "path": {

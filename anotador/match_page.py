@@ -116,6 +116,7 @@ class Words:
     stock_out: str
     went_out: str
     went_out_concealed: str
+    special_hand: str
 
     @classmethod
     def current(cls) -> Words:
@@ -124,6 +125,7 @@ class Words:
             stock_out=gettext("Nobody went out: the stock ran out."),
             went_out=gettext("%(side)s went out."),
             went_out_concealed=gettext("%(side)s went out concealed."),
+            special_hand=gettext("%(side)s laid down a special hand: %(hand)s."),
         )
 
 
@@ -141,7 +143,14 @@ def hand_row(game: Any, number: int, hand: Any, words: Words) -> Row:
     ]
     if inputs.note:
         notes.append(inputs.note)
-    if inputs.closer is None:
+    special = game.rules.variant.special_hand(inputs)
+    if special is not None:
+        side, kind = special
+        ending = words.special_hand % {
+            "side": game.sides[side].name,
+            "hand": labels.say("field_choice", kind),
+        }
+    elif inputs.closer is None:
         ending = words.stock_out
     elif game.rules.variant.concealed_kind(inputs.details) is not None:
         ending = words.went_out_concealed % {"side": game.sides[inputs.closer].name}

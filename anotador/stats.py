@@ -30,6 +30,10 @@ class SideHand:
     clean: int
     dirty: int
     red_threes: int
+    # Canastas of each kind, by canasta field (the variant's own kinds), and whether the
+    # side laid down a special hand.
+    kinds: tuple[tuple[str, int], ...] = ()
+    special: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def summarize(
         [spec.name for spec in roles.get(role, ())]
         for role in (Role.CLEAN_CANASTAS, Role.DIRTY_CANASTAS, Role.RED_THREES)
     )
+    kinds = game.rules.variant.canasta_fields
+    special_fields = [spec.name for spec in roles.get(Role.SPECIAL_HAND, ())]
     sides = []
     for index, info in enumerate(game.sides):
         hands = tuple(
@@ -82,6 +88,8 @@ def summarize(
                 clean=sum(hand.sides[index].get(name, 0) for name in clean_fields),
                 dirty=sum(hand.sides[index].get(name, 0) for name in dirty_fields),
                 red_threes=sum(hand.sides[index].get(name, 0) for name in red_fields),
+                kinds=tuple((kind, hand.sides[index].get(kind, 0)) for kind in kinds),
+                special=any(hand.sides[index].get(name) is not None for name in special_fields),
             )
             for hand, scored in zip(game.hands, score.hands, strict=True)
         )
@@ -114,6 +122,13 @@ class Record:
     red_threes: int = 0
     best_hand: BestHand | None = None
     longest_streak: int = 0
+    #: Canastas of each kind (by canasta field, in the variant's order) and special hands.
+    kinds: dict[str, int] = field(default_factory=dict)
+    special_hands: int = 0
+
+    def kinds_per_hand(self) -> list[tuple[str, float | None]]:
+        """Each kind of canasta the team's hands held, per hand."""
+        return [(kind, self.per_hand(count)) for kind, count in self.kinds.items()]
 
     @property
     def win_rate(self) -> float | None:
@@ -152,7 +167,8 @@ def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
     """The figures of ``team`` over the matches (in date order) where it sat together."""
     matches = finished = wins = hands = points = closed = clean = dirty = red_threes = 0
     best: BestHand | None = None
-    streak = longest = 0
+    streak = longest = special = 0
+    kinds: Counter[str] = Counter()
     for summary in summaries:
         index = summary.side_of(team)
         if index is None:
@@ -171,6 +187,9 @@ def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
             clean += hand.clean
             dirty += hand.dirty
             red_threes += hand.red_threes
+            special += hand.special
+            for kind, count in hand.kinds:
+                kinds[kind] += count
             if best is None or hand.score > best.score:
                 best = BestHand(hand.score, summary.match_id, number)
     return Record(
@@ -185,6 +204,8 @@ def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
         red_threes=red_threes,
         best_hand=best,
         longest_streak=longest,
+        kinds=dict(kinds),
+        special_hands=special,
     )
 
 

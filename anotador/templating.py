@@ -1,8 +1,8 @@
 """What every template of the app may use, registered once by the factory.
 
-Filters (``points``, ``num``, ``pct``), globals (``variant_label``, ``match_url``) and the
-context every page gets (the label tables, ``problem_message``, the languages): none of them
-belongs to one blueprint, so none is registered by one.
+Filters (``points``, ``num``, ``pct``), globals (``variant_label``, ``field_label``,
+``match_url``) and the context every page gets (the label tables, ``problem_message``, the
+languages): none of them belongs to one blueprint, so none is registered by one.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_filter(number, "num")
     app.add_template_filter(percent, "pct")
     app.add_template_global(variant_label)
+    app.add_template_global(field_label)
     app.add_template_global(match_url)
     app.context_processor(page_context)
 
@@ -51,6 +52,11 @@ def percent(value: float | None) -> str:
 
 def variant_label(name: str) -> str:
     return labels.label(labels.VARIANTS, name)
+
+
+def field_label(name: str) -> str:
+    """What the screens call a variant's input field (a kind of canasta, say)."""
+    return labels.say("field", name)
 
 
 def match_url(match_id: int) -> str:

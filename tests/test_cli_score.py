@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from click.testing import Result
 
+from anotador import rules
 from anotador.cli import main
 from anotador.rules import describe_variants
 
@@ -146,10 +147,10 @@ def test_one_line_per_problem():
     assert len(lines) == 2
 
 
-def test_mac_is_not_supported_yet():
+def test_an_unknown_variant_is_refused():
     assert_invalid(
-        score_stdin(json.dumps(document(variant="mac"))),
-        "variant: The variant “mac” is not supported yet.",
+        score_stdin(json.dumps(document(variant="bridge"))),
+        "variant: Must be one of: uruguaya, classic, canastone, real, mac, burako, burraco.",
     )
 
 
@@ -232,7 +233,9 @@ def test_variants_text_lists_every_variant():
     result = CliRunner().invoke(main, ["variants"])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    for name in ("uruguaya", "classic", "canastone", "real"):
+    for name in ("uruguaya", "classic", "canastone", "real", "mac", "burako", "burraco"):
         assert name in lines
+    assert sum(line in rules.VARIANTS for line in lines) == 7
     assert "  opening minimum: none (libre)" in lines  # real
+    assert "  hand ends: closed, stock_out, special_hand" in lines  # mac
     assert any(line.split() == ["6p-2x3", "10000", "3", "2"] for line in lines)

@@ -1,5 +1,6 @@
 """Knowledge in one place (issue 9): the variants live in ``anotador/rules``, their words in the
-label table (``anotador/labels.py``) and the catalogs, and problem paths are read by one parser.
+label table (``anotador/labels.py``, the variants' words in ``anotador/words.py``) and
+the catalogs, and problem paths are read by one parser.
 
 * No variant name or variant field/option name is written anywhere else in ``anotador/`` or in
   ``templates/``.
@@ -62,10 +63,11 @@ def engine_words() -> set[str]:
 
 
 def python_literals() -> Iterator[tuple[str, int, str]]:
-    """(file, line, text) of every string constant in anotador/ but rules/ and labels.py."""
+    """(file, line, text) of every string constant in anotador/ but rules/ and the label
+    table (labels.py, words.py)."""
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE)
-        if relative.parts[0] == "rules" or relative == Path("labels.py"):
+        if relative.parts[0] == "rules" or relative in (Path("labels.py"), Path("words.py")):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
@@ -166,7 +168,9 @@ def engine_names() -> dict[str, set[Any]]:
         for layout in variant.layouts:
             box = variant.reference(rules.make_rules(name, layout))
             names["field"] |= {kind for kind, _ in box.canastas}
-            names["reference"] |= {key for key, _ in (*box.closing, *box.notes)}
+            names["reference"] |= {key for key, _ in (*box.closing, *box.notes, *box.penalties)}
+            names["reference"] |= {box.threes_title, box.cards_title} - {None}
+            names["field_choice"] |= {kind for kind, _ in box.special_hands}
     return names
 
 

@@ -211,7 +211,6 @@ def test_three_sides_get_three_default_names(client: FlaskClient) -> None:
         ({"player_0_1": "y" * 61}, "player_0_1", "como máximo 60 caracteres"),
         ({"side_0": "  "}, "side_0", "No puede quedar vacío."),
         ({"uruguaya__aces_clean_value": "1003"}, "uruguaya__aces_clean_value", "múltiplo de 5"),
-        ({"variant": "mac"}, "variant", "todavía no está disponible"),
         ({"variant": "bridge"}, "variant", "Tiene que ser uno de: uruguaya"),
         ({"layout": "5p"}, "layout", "no se juega con la disposición 5p"),
     ],

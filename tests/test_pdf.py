@@ -343,7 +343,7 @@ def test_blank_real_has_a_free_opening_and_its_runs() -> None:
 
 def test_blank_sheet_refuses_bad_settings() -> None:
     with pytest.raises(rules.InvalidInput):
-        pdf.render_blank_sheet("mac", "4p", None, "es")
+        pdf.render_blank_sheet("mac", "2p", None, "es")
     with pytest.raises(rules.InvalidInput):
         pdf.render_blank_sheet("real", "3p", None, "es")
     with pytest.raises(rules.InvalidInput):
@@ -462,7 +462,7 @@ def test_blank_sheet_form_and_download(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("variante=mac&disposicion=4p", "variants in the list"),
+        ("variante=bridge&disposicion=4p", "variants in the list"),
         ("variante=real&disposicion=3p", "not played with that layout"),
         ("variante=uruguaya&disposicion=4p&objetivo=mucho", "whole number"),
         ("variante=uruguaya&disposicion=4p&objetivo=0", "at least 5"),

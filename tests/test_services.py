@@ -263,3 +263,20 @@ def test_the_engine_work_of_a_save_is_kept_for_the_page(app: Flask) -> None:
         cached = caches().scores.get(match_key(match))
         assert cached is not None
         assert cached[1].totals == services.matches.score(match).score.totals == (10, 10)
+
+
+def test_a_preview_racing_a_save_reads_the_whole_file(app: Flask) -> None:
+    """A preview whose match row was read before another request's save committed, and its
+    hands after (SQLite reads outside a transaction), finds the cached reading a hand short:
+    it reads the whole file instead of failing (a 500 seen in the browser tests)."""
+    match_id = create_stored_match(app, match_document("burako"))
+    hand = {"end": "stock_out", "closer": None, "sides": [{"table_points": 60}, {}]}
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        services.matches.score(match)  # the cached reading: no hand
+        game, score, problems = services.hands.changed_reading(match, 1, hand)
+        assert problems == []
+        assert game is not None
+        assert score is not None
+        assert len(game.hands) == 1

@@ -68,9 +68,12 @@ def score_parts(match_rules: rules.Rules, score: rules.MatchScore | None = None)
 
 def closing_text(game: rules.Match, hand: rules.HandInput) -> str:
     """Who went out, and how when it was concealed (the flag's word, or the way chosen)."""
+    variant = game.rules.variant
+    special = variant.special_hand(hand)
+    if special is not None:
+        return f"{game.sides[special[0]].name} ({labels.printed('field_choice', special[1])})"
     if hand.closer is None:
         return gettext("stock ran out")
-    variant = game.rules.variant
     kind = variant.concealed_kind(hand.details)
     name = game.sides[hand.closer].name
     if kind is None:
@@ -204,5 +207,15 @@ def reference(match_rules: rules.Rules) -> dict[str, Any]:
         "canastas": [(labels.printed("field", kind), value) for kind, value in box.canastas],
         "closing": [(labels.printed("reference", key), value) for key, value in box.closing],
         "red_three_values": list(enumerate(box.red_threes, start=1)) or None,
+        "threes_title": None
+        if box.threes_title is None
+        else labels.printed("reference", box.threes_title),
+        "cards_title": None
+        if box.cards_title is None
+        else labels.printed("reference", box.cards_title),
+        "penalties": [(labels.printed("reference", key), value) for key, value in box.penalties],
+        "special_hands": [
+            (labels.printed("field_choice", kind), value) for kind, value in box.special_hands
+        ],
         "notes": [labels.printed("reference", key).format(**params) for key, params in box.notes],
     }

@@ -7,7 +7,6 @@ from typing import Any
 from anotador.rules.paths import join
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
-from anotador.rules.variant import END_REASONS
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import HandInput
@@ -76,7 +75,7 @@ def read_hand(rules: Rules, raw: object, path: str = "") -> tuple[HandInput | No
     if "end" not in hand:
         reader.error(join(path, "end"), "required")
     else:
-        end = reader.choice(hand["end"], join(path, "end"), END_REASONS)
+        end = reader.choice(hand["end"], join(path, "end"), variant.end_reasons)
     if hand.get("closer") is not None:
         closer = reader.integer(hand["closer"], join(path, "closer"))
         if closer is not None and not 0 <= closer < rules.layout.sides:
@@ -144,7 +143,8 @@ def check_closer(rules: Rules, hand: HandInput) -> list[Problem]:
     if hand.end == "closed" and hand.closer is None:
         return [Problem("closer", "closer_required")]
     if hand.end != "closed" and hand.closer is not None:
-        return [Problem("closer", "closer_not_allowed")]
+        code = "closer_not_allowed" if hand.end == "stock_out" else "closer_not_for_end"
+        return [Problem("closer", code)]
     closer = hand.closer
     held = rules.variant.name_of(Role.HAND_POINTS)
     if closer is not None and rules.layout.individual and hand.sides[closer][held]:

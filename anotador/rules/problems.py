@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
     # Who closed (V2, V3, V4, V5)
     "closer_required": N_("Choose the side that went out."),
     "closer_not_allowed": N_("Nobody goes out when the stock runs out."),
+    "closer_not_for_end": N_("Nobody goes out in a hand that ended this way."),
     "closer_out_of_range": N_("There is no side number {closer}."),
     "not_opened_cannot_close": N_("A side that never melded cannot go out."),
     "not_opened_has_canastas": N_("A side that never melded cannot have canastas."),
@@ -94,6 +95,34 @@ MESSAGES: dict[str, str] = {
     "taken_unused_not_allowed": N_(
         "“Taken, not used” only applies to a side that did not close a hand that was closed."
     ),
+    # burako and burraco
+    "closer_needs_canasta": N_("Going out needs a canasta, pura or impura."),
+    "closer_needs_pozzetto": N_("Going out needs the side's pozzetto taken."),
+    "closer_needs_burraco": N_("Going out needs a burraco."),
+    "closer_needs_pulito": N_("Going out needs a burraco pulito."),
+    # mac
+    "too_many_black_threes": N_("At most {maximum} black threes with {decks} decks."),
+    "too_many_black_threes_laid": N_(
+        "The sides declare {found} black threes; the decks only have {maximum}."
+    ),
+    "closer_has_unfinished_meld": N_("A side with an unfinished meld of this kind cannot go out."),
+    "too_many_natural_aces": N_("Two decks hold one natural aces canasta at most."),
+    "too_many_natural_sevens": N_("Two decks hold one natural sevens canasta at most."),
+    "too_many_wild_card_canastas": N_("Two decks hold one wild-card canasta at most."),
+    "unfinished_and_completed": N_(
+        "A side with an unfinished meld of a kind has no completed canasta of that kind."
+    ),
+    "special_hand_missing": N_("Choose the side that laid down the special hand."),
+    "special_hand_one_side": N_("Only one side can lay down a special hand in a hand."),
+    "special_hand_needs_end": N_("A special hand ends the hand: nobody goes out."),
+    "special_hand_replaces_inputs": N_(
+        "A special hand replaces the side's score: leave this empty."
+    ),
+    "last_card_three_needs_stock_out": N_(
+        "The stock's last card can only be a 3 when the stock ran out."
+    ),
+    "last_card_three_one_side": N_("Only one side drew the stock's last card."),
+    "all_four_jokers_needs_unfinished_wild": N_("Only for an unfinished wild-card meld."),
     # card calculator
     "unknown_card_kind": N_("Unknown kind of card for this variant."),
 }

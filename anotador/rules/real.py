@@ -5,22 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from anotador.rules import muertos
 from anotador.rules.problems import Problem
 from anotador.rules.variant import HandInput
 from anotador.rules.variant import InputField
-from anotador.rules.variant import LayoutDefaults
 from anotador.rules.variant import OptionSpec
 from anotador.rules.variant import Reference
 from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import SideInput
 from anotador.rules.variant import Variant
+from anotador.rules.variant import weighed
 
-LAYOUTS = {
-    "2p": LayoutDefaults(target=3000, decks=2),
-    "4p": LayoutDefaults(target=3000, decks=2),
-}
-# The deck has no jokers; a table that adds them counts each at 20.
+LAYOUTS = muertos.layouts(3000)
 CARD_VALUES = {"ace": 15, "two": 10, "three_to_seven": 5, "eight_to_king": 10, "joker": 20}
 
 CANASTA_BONUS = {
@@ -29,25 +26,24 @@ CANASTA_BONUS = {
     "de_mil": 1000,  # ace to ace, no wild card, instead of 200
     "de_500": 500,  # option `canasta_de_500`: a clean ace-to-king run
 }
+CANASTA_POINTS = weighed(CANASTA_BONUS)
 CLEAN_KINDS = ("limpia", "de_mil", "de_500")  # what a side needs to go out
-CLOSING = 100
-MUERTO_PENALTY = 100
+CLOSING = muertos.CLOSING
+MUERTO_PENALTY = muertos.UNTAKEN_PENALTY
 MUERTO_STATES = ("taken", "not_taken", "taken_unused")
 UNTAKEN = ("not_taken", "taken_unused")  # an unused muerto counts as not taken
 CHEAPEST_CANASTAS = {"limpia": 45, "sucia": 45, "de_mil": 125, "de_500": 110}
 
 OPTIONS = (OptionSpec("canasta_de_500", "bool", False),)
-SIDE_FIELDS = (
-    InputField("limpia", "count", role=Role.CLEAN_CANASTAS),
-    InputField("sucia", "count", role=Role.DIRTY_CANASTAS),
-    InputField("de_mil", "count", role=Role.CLEAN_CANASTAS),
-    InputField("de_500", "count", enabled_by="canasta_de_500", role=Role.CLEAN_CANASTAS),
-    InputField("table_points", "points", role=Role.TABLE_POINTS),
-    InputField("hand_points", "points", role=Role.HAND_POINTS),
-    # The demo data's closer keeps the default (taken); others sometimes the second choice.
-    InputField("muerto", "choice", "taken", MUERTO_STATES, role=Role.STATE),
-    InputField("adjustment", "signed_points", role=Role.ADJUSTMENT),
-    InputField("adjustment_note", "text", "", role=Role.ADJUSTMENT_NOTE),
+SIDE_FIELDS = muertos.side_fields(
+    (
+        InputField("limpia", "count", role=Role.CLEAN_CANASTAS),
+        InputField("sucia", "count", role=Role.DIRTY_CANASTAS),
+        InputField("de_mil", "count", role=Role.CLEAN_CANASTAS),
+        InputField("de_500", "count", enabled_by="canasta_de_500", role=Role.CLEAN_CANASTAS),
+    ),
+    "muerto",
+    MUERTO_STATES,
 )
 PARTS = ("canastas", "table", "closing", "muerto", "hand", "adjustment")
 TYPICAL_LAYOUTS = {"4p": 5}
@@ -57,14 +53,8 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §5.6 formula, part by part."""
-    parts = {
-        "canastas": sum(bonus * side[kind] for kind, bonus in CANASTA_BONUS.items()),
-        "table": side["table_points"],
-        "closing": CLOSING if is_closer else 0,
-        "muerto": -MUERTO_PENALTY if side["muerto"] in UNTAKEN else 0,
-        "hand": -side["hand_points"],
-    }
-    return parts
+    muerto = -MUERTO_PENALTY if side["muerto"] in UNTAKEN else 0
+    return muertos.score_parts(side, is_closer, CANASTA_POINTS, "muerto", muerto)
 
 
 def reference(rules: Rules) -> Reference:
@@ -79,14 +69,9 @@ def reference(rules: Rules) -> Reference:
 
 def check_hand(rules: Rules, hand: HandInput) -> list[Problem]:
     """R1 (what going out needs) and R2 (when a muerto counts as taken but unused)."""
-    problems: list[Problem] = []
-    closer = hand.closer
-    if closer is not None:
-        side = hand.sides[closer]
-        if side["muerto"] != "taken":
-            problems.append(Problem(f"sides[{closer}].muerto", "closer_needs_muerto"))
-        if not any(side[kind] for kind in CLEAN_KINDS):
-            problems.append(Problem("closer", "closer_needs_clean_canasta"))
+    problems = muertos.check_closer(
+        hand, "muerto", "closer_needs_muerto", CLEAN_KINDS, "closer_needs_clean_canasta"
+    )
     for index, side in enumerate(hand.sides):
         # A closer with an unused muerto is already reported by R1 above.
         if side["muerto"] == "taken_unused" and hand.end != "closed":

@@ -107,20 +107,37 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
             finished, winner, ended_at = earlier.finished, earlier.winner, earlier.ended_at
     else:
         first = 0
+    # The loop runs for every side of every hand: what it needs is looked up once.
+    variant = rules.variant
+    score_side, at_once = variant.score_side, variant.wins_at_once
+    adjustment = variant.name_of(Role.ADJUSTMENT)
+    brackets = rules.brackets  # opening_minimum, inlined below
     for index in range(first, len(match.hands)):
         hand = match.hands[index]
+        closer, details = hand.closer, hand.details
         sides = []
-        for side_index in range(len(hand.sides)):
-            breakdown = side_breakdown(rules, hand, side_index)
+        for side_index, side in enumerate(hand.sides):
+            # side_breakdown, inlined.
+            breakdown = score_side(rules, side, side_index == closer, details)
+            if side[adjustment]:
+                breakdown["adjustment"] = side[adjustment]
             score = sum(breakdown.values())
             total = totals[side_index] = totals[side_index] + score
-            sides.append(SideScore(score, breakdown, total, opening_minimum(rules, total)))
+            least = None if brackets is None else brackets[1][bisect_right(brackets[0], total)]
+            sides.append(SideScore(score, breakdown, total, least))
         hands.append(HandScore(tuple(sides)))
         # Checked after every complete hand, and only until the game has ended.
-        if ended_at is None and max(totals) >= rules.target:
-            finished, winner = game_result(rules, totals)
-            if finished:
-                ended_at = index
+        if ended_at is None:
+            # Only a hand ended by a special hand can win the game at once (mac's dream hands).
+            won = None
+            if at_once is not None and hand.end == variant.special_end:
+                won = at_once(rules, hand)
+            if won is not None:
+                finished, winner, ended_at = True, won, index
+            elif max(totals) >= rules.target:
+                finished, winner = game_result(rules, totals)
+                if finished:
+                    ended_at = index
     ranked = sorted(totals, reverse=True)
     result = MatchScore(
         hands=tuple(hands),

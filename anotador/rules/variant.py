@@ -84,6 +84,8 @@ class Role(StrEnum):
     INCLUDED_CANASTAS = "included_canastas"
     #: How many red threes the side laid down.
     RED_THREES = "red_three_count"
+    #: How many black threes the side laid aside (a variant that scores them, as mac).
+    BLACK_THREES = "black_three_count"
     #: The card points the side melded on the table.
     TABLE_POINTS = "table_card_points"
     #: The card points left in the side's hands.
@@ -92,6 +94,11 @@ class Role(StrEnum):
     CARDS_IN_HAND = "cards_left_in_hand"
     #: Something else the side declares that earns a premium (a flag or a count).
     PREMIUM = "premium"
+    #: Something the side declares that costs points (an unfinished meld, a card kept...).
+    PENALTY = "penalty"
+    #: A choice (nullable) of a hand laid down at once that replaces the side's whole score
+    #: and ends the hand (``Variant.special_end``): the side's other inputs stay empty.
+    SPECIAL_HAND = "special_hand"
     #: A state of the side, one of the field's choices (the muerto).
     STATE = "side_state"
     #: The manual adjustment (+/-) every variant has, and the reason for it.
@@ -141,12 +148,21 @@ class OptionSpec:
 class Reference:
     """The figures a blank sheet prints for the table to look up, as language-neutral keys
     (the label table words them): canasta bonuses by canasta field name, closing rows and notes
-    by reference key (a note's params fill its sentence), red-three values from one up."""
+    by reference key (a note's params fill its sentence), red-three values from one up (the
+    threes of each colour where a variant scores both alike), special hands by choice."""
 
     canastas: tuple[tuple[str, int], ...] = ()
     closing: tuple[tuple[str, int], ...] = ()
     red_threes: tuple[int, ...] = ()
     notes: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    #: Penalties by reference key (mac's unfinished melds), and the hands laid down at once
+    #: with what each is worth, by ``SPECIAL_HAND`` choice.
+    penalties: tuple[tuple[str, int], ...] = ()
+    special_hands: tuple[tuple[str, int], ...] = ()
+    #: The reference keys that title the threes' values (None: the red threes) and the card
+    #: values (None: cards; Burako's are tiles).
+    threes_title: str | None = None
+    cards_title: str | None = None
 
 
 def no_reference(rules: Rules) -> Reference:
@@ -154,6 +170,10 @@ def no_reference(rules: Rules) -> Reference:
 
 
 def no_premiums(options: Options) -> Mapping[str, int]:
+    return {}
+
+
+def no_special_hands(options: Options) -> Mapping[str, int]:
     return {}
 
 
@@ -165,7 +185,11 @@ class Variant:
     sheet's columns show them. ``typical_layouts`` weighs how often tables play each layout
     (for demo data). ``adjustment_presets`` are named penalties the hand form offers to add to
     the adjustment; ``concealed_premiums`` what each choice of a ``CONCEALED`` choice field
-    adds to going out, under the given options.
+    adds to going out, under the given options. ``special_end`` is the hand's end reason when
+    a side lays down a ``SPECIAL_HAND`` (None: the variant has none), ``special_hands`` what
+    each choice of it is worth under the given options, and ``wins_at_once`` the side whose
+    hand ends the game and wins it whatever the totals (asked only of a hand that ended with
+    ``special_end``; None: only the usual end, §1.4).
     """
 
     name: str
@@ -186,6 +210,18 @@ class Variant:
     typical_layouts: Mapping[str, int] = field(default_factory=dict)
     adjustment_presets: Mapping[str, int] = field(default_factory=dict)
     concealed_premiums: Callable[[Options], Mapping[str, int]] = no_premiums
+    special_end: str | None = None
+    special_hands: Callable[[Options], Mapping[str, int]] = no_special_hands
+    #: What the game is played with, for the calculator's words: cards, or tiles (Burako).
+    pieces: Literal["cards", "tiles"] = "cards"
+    wins_at_once: Callable[[Rules, HandInput], int | None] | None = None
+
+    @property
+    def end_reasons(self) -> tuple[str, ...]:
+        """What a hand's ``end`` may be: closed, stock out, and the variant's special end."""
+        if self.special_end is None:
+            return END_REASONS
+        return (*END_REASONS, self.special_end)
 
     @property
     def has_canastas_to_close(self) -> bool:
@@ -221,6 +257,29 @@ class Variant:
             if spec.kind == "choice" and value is not None:
                 return str(value)
         return None
+
+    def special_hand(self, hand: HandInput) -> tuple[int, str] | None:
+        """The side that laid down a ``SPECIAL_HAND`` in ``hand`` and which one (None: none)."""
+        for spec in self.roles.get(Role.SPECIAL_HAND, ()):
+            for index, side in enumerate(hand.sides):
+                if side.get(spec.name) is not None:
+                    return index, str(side[spec.name])
+        return None
+
+
+def weighed(weights: Mapping[str, int]) -> Callable[[SideInput], int]:
+    """A side's sum of ``weights[field] * side[field]`` (canasta bonuses by kind): scoring
+    runs it for every side of every hand, so it is a plain loop over pairs made once (the
+    fastest form on CPython 3.11)."""
+    pairs = tuple(weights.items())
+
+    def total(side: SideInput) -> int:
+        points = 0
+        for name, weight in pairs:
+            points += weight * side[name]
+        return points
+
+    return total
 
 
 def by_role(fields: tuple[InputField, ...]) -> dict[Role, tuple[InputField, ...]]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from anotador.rules import burako
+from anotador.rules import burraco
 from anotador.rules import canastone
 from anotador.rules import classic
+from anotador.rules import mac
 from anotador.rules import real
 from anotador.rules import uruguaya
 from anotador.rules.paths import join
@@ -21,10 +24,18 @@ from anotador.rules.variant import Variant
 
 VARIANTS: dict[str, Variant] = {
     variant.name: variant
-    for variant in (uruguaya.VARIANT, classic.VARIANT, canastone.VARIANT, real.VARIANT)
+    for variant in (
+        uruguaya.VARIANT,
+        classic.VARIANT,
+        canastone.VARIANT,
+        real.VARIANT,
+        mac.VARIANT,
+        burako.VARIANT,
+        burraco.VARIANT,
+    )
 }
 # Named by the match format but not scored yet; reading a file of it says so plainly.
-PLANNED_VARIANTS = ("mac",)
+PLANNED_VARIANTS: tuple[str, ...] = ()
 DEFAULT_VARIANT = "uruguaya"
 DEFAULT_LAYOUT = "4p"
 MAX_CANASTAS_TO_CLOSE = 10
@@ -118,6 +129,7 @@ def describe_variants() -> list[dict[str, Any]]:
                 {"name": spec.name, "default": spec.default, "choices": list(spec.choices)}
                 for spec in variant.options
             ],
+            "end_reasons": list(variant.end_reasons),
             "hand_fields": [spec.name for spec in variant.hand_fields],
             "side_fields": [spec.name for spec in variant.side_fields],
             "card_values": dict(variant.card_values),

@@ -121,10 +121,12 @@ def changed_reading(match: Match, index: int, hand: dict[str, Any]) -> Reading:
     holds this version's reading, only ``hand`` is read and the hands before it keep their
     scores (``rules.replace_hand``: the same result as reading the whole file)."""
     found = cached(match)
-    if found is not None:
+    # A save committed by another request between reading the match's row and its hands can
+    # leave the cached reading (of the row's version) a hand short: read the whole file then.
+    if found is not None and index <= len(found.game.hands):
         return rules.replace_hand(found.game, found.score, index, hand)
     inputs = [h.inputs for h in match.hands]
-    if index == len(inputs):
+    if index >= len(inputs):
         inputs.append(hand)
     else:
         inputs[index] = hand

@@ -54,25 +54,57 @@ class Table:
         expect(page).to_have_url(re.compile(r"/partidas/\d+$"))
         return page.url
 
+    def new_match_of(
+        self, variant: str, *, link: str = "Nueva partida", start: str = "Empezar"
+    ) -> str:
+        """From the home page: the new-match form, the variant chip labelled ``variant`` (its
+        default layout and settings), then ``start``. The words default to Spanish."""
+        page = self.page
+        page.goto("/")
+        page.get_by_role("link", name=link).tap()
+        page.locator("fieldset.chips").get_by_label(variant, exact=True).check()
+        self.shot("new-match")
+        page.get_by_role("button", name=start).first.tap()
+        expect(page).to_have_url(re.compile(r"/partidas/\d+$"))
+        return page.url
+
+    def switch_language(self, nav: str, code: str) -> None:
+        """The language switch (the navigation labelled ``nav``), to ``code``: "IT"."""
+        self.page.get_by_role("navigation", name=nav).get_by_role(
+            "link", name=code, exact=True
+        ).tap()
+        expect(self.page.locator("html")).to_have_attribute("lang", code.lower())
+
     # The hand form
 
-    def open_new_hand(self) -> None:
-        self.page.get_by_role("link", name="Anotar mano").first.tap()
+    def open_new_hand(self, link: str = "Anotar mano") -> None:
+        self.page.get_by_role("link", name=link).first.tap()
         expect(self.page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Mano \d+$"))
 
     def side(self, name: str) -> Locator:
         """The hand form's section for one side (its fields are labelled the same per side)."""
         return self.page.get_by_role("region", name=name, exact=True)
 
-    def fill_hand(self, closer: str, sides: dict[str, dict[str, int]]) -> None:
-        """Who went out, then each side's counts and points typed into their labelled fields
-        ("Limpias", "Sucias", "Treses rojos", "Puntos en mesa", "Puntos en mano")."""
+    def fill_hand(
+        self, closer: str, sides: dict[str, dict[str, int]], question: str = "¿Quién cerró?"
+    ) -> None:
+        """Who went out (the answer to ``question``), then each side's counts and points typed
+        into their labelled fields ("Limpias", "Sucias", "Treses rojos", "Puntos en mesa",
+        "Puntos en mano")."""
         page = self.page
-        page.get_by_role("group", name="¿Quién cerró?").get_by_label(closer, exact=True).check()
+        page.get_by_role("group", name=question).get_by_label(closer, exact=True).check()
         for name, fields in sides.items():
             section = self.side(name)
             for label, value in fields.items():
                 section.get_by_label(label, exact=True).fill(str(value))
+
+    def choose(self, side: str, group: str, option: str) -> None:
+        """One of a side's choices (the muerto, a special hand): ``option`` of ``group``."""
+        self.side(side).get_by_role("group", name=group).get_by_label(option, exact=True).check()
+
+    def tick(self, side: str, label: str) -> None:
+        """One of a side's yes/no inputs (an unfinished meld)."""
+        self.side(side).get_by_label(label, exact=True).check()
 
     def save(self, button: str = "Guardar mano") -> None:
         self.page.get_by_role("button", name=button, exact=True).tap()

@@ -181,12 +181,23 @@ def test_option_defaults(variant: str, options: dict[str, Any]):
 
 def test_describe_variants_lists_the_scored_variants():
     described = {variant["name"]: variant for variant in describe_variants()}
-    assert set(described) == {"uruguaya", "classic", "canastone", "real"}  # mac: not yet
+    assert set(described) == {
+        "uruguaya",
+        "classic",
+        "canastone",
+        "real",
+        "mac",
+        "burako",
+        "burraco",
+    }
     assert {name: v["opening_minimum"] for name, v in described.items()} == {
         "uruguaya": True,
         "classic": True,
         "canastone": True,
         "real": False,
+        "mac": True,
+        "burako": False,
+        "burraco": False,
     }
     assert "red_threes" not in described["real"]["side_fields"]
     assert described["uruguaya"]["layouts"]["6p-2x3"]["target"] == 10000

@@ -106,6 +106,25 @@ OPTION_VALUES: dict[str, dict[str, st.SearchStrategy[Any]]] = {
         "decks": st.just(2),
         "canasta_de_500": st.booleans(),
     },
+    "mac": {
+        "target": st.sampled_from([8500, 5000]),
+        "decks": st.just(2),
+        "three_in_hand_cost": st.sampled_from([100, 5]),
+        "four_joker_wild_penalty": st.sampled_from([2000, 2500]),
+        "garbage_value": st.sampled_from([3000, 2000]),
+    },
+    "burako": {
+        "target": st.sampled_from([3000, 2000]),
+        "decks": st.just(2),
+        "muerto_bonus": st.sampled_from([100, 0]),
+        "no_canasta_table_negative": st.booleans(),
+    },
+    "burraco": {
+        "target": st.sampled_from([2005, 2000, 1005]),
+        "decks": st.just(2),
+        "semipulito": st.booleans(),
+        "pulito_to_close": st.booleans(),
+    },
 }
 TIES = st.sampled_from(["extra_hand", "shared"])
 
@@ -232,6 +251,101 @@ def real_side(
     return side
 
 
+MAC_SINGLE_KINDS = ("aces", "sevens", "wild_twos", "wild_four_jokers", "wild_other")
+MAC_SPECIAL_HANDS = (
+    "pairs",
+    "wild_pairs",
+    "miami_pairs",
+    "zip_code",
+    "straight",
+    "garbage",
+    "blast_off",
+    "triples",
+    "quads",
+    "dream_hand_plus_4",
+    "dream_hand_plus_5",
+)
+
+
+def mac_side(draw: st.DrawFn, rules: Rules, opened: bool, closer: bool) -> dict[str, Any]:
+    side: dict[str, Any] = {"natural": 0, "mixed": 0, **dict.fromkeys(MAC_SINGLE_KINDS, 0)}
+    if opened:
+        side["natural"] = small(draw, 3)
+        side["mixed"] = small(draw, 3)
+        if not closer:
+            for flag in ("unfinished_aces", "unfinished_sevens", "unfinished_wild"):
+                side[flag] = draw(st.booleans()) and draw(st.booleans())
+            side["all_four_jokers"] = side["unfinished_wild"] and draw(st.booleans())
+    side["red_threes"] = small(draw, 4)
+    side["black_threes"] = small(draw, 4)
+    side["players_with_3_aces"] = small(draw, rules.layout.players_per_side)
+    side["players_with_3_sevens"] = small(draw, rules.layout.players_per_side)
+    side["threes_in_hand"] = small(draw, 2)
+    return side
+
+
+def mac_hand_limits(
+    draw: st.DrawFn, entries: list[dict[str, Any]], opened: list[bool], closer, end: str
+) -> None:
+    """One natural aces, one natural sevens and one wild-card canasta per hand (M3), none of a
+    kind on a side with an unfinished meld of it; two canastas for the closer (M2); the last
+    card a 3 on one side at a stock-out (M6); a special hand replaces its side's inputs (M4)."""
+    holders = [index for index, is_open in enumerate(opened) if is_open]
+    for kinds, flag in (
+        (("aces",), "unfinished_aces"),
+        (("sevens",), "unfinished_sevens"),
+        (("wild_twos", "wild_four_jokers", "wild_other"), "unfinished_wild"),
+    ):
+        able = [index for index in holders if not entries[index].get(flag)]
+        if able and draw(st.booleans()):
+            entries[draw(st.sampled_from(able))][draw(st.sampled_from(kinds))] += 1
+    if closer is not None:
+        side = entries[closer]
+        held = sum(side[kind] for kind in ("natural", "mixed", *MAC_SINGLE_KINDS))
+        side["natural"] += max(0, 2 - held)
+    cap_total(entries, "black_threes", 4)
+    if end == "stock_out" and draw(st.booleans()):
+        entries[draw(st.integers(0, len(entries) - 1))]["last_card_three"] = True
+    if end == "special_hand":
+        index = draw(st.integers(0, len(entries) - 1))
+        entries[index] = {"special_hand": draw(st.sampled_from(MAC_SPECIAL_HANDS))}
+
+
+def burako_side(draw: st.DrawFn, rules: Rules, opened: bool, closer: bool) -> dict[str, Any]:
+    side: dict[str, Any] = {"pura": 0, "impura": 0}
+    if opened:
+        side["pura"] = small(draw, 3)
+        side["impura"] = small(draw, 3)
+        if closer and not (side["pura"] or side["impura"]):
+            side[draw(st.sampled_from(["pura", "impura"]))] = 1
+    side["muerto"] = "taken" if closer else draw(st.sampled_from(["taken", "not_taken"]))
+    return side
+
+
+def burraco_side(draw: st.DrawFn, rules: Rules, opened: bool, closer: bool) -> dict[str, Any]:
+    options = rules.options
+    kinds = ["pulito", "semipulito", "sporco"] if options["semipulito"] else ["pulito", "sporco"]
+    side: dict[str, Any] = dict.fromkeys(kinds, 0)
+    if opened:
+        for kind in kinds:
+            side[kind] = small(draw, 2)
+        needed = ["pulito"] if options["pulito_to_close"] else kinds
+        if closer and not any(side[kind] for kind in needed):
+            side[draw(st.sampled_from(needed))] = 1
+    side["pozzetto"] = "taken" if closer else draw(st.sampled_from(["taken", "not_taken"]))
+    return side
+
+
+SIDE_MAKERS = {
+    "uruguaya": uruguaya_side,
+    "classic": uruguaya_side,
+    "canastone": canastone_side,
+    "mac": mac_side,
+    "burako": burako_side,
+    "burraco": burraco_side,
+}
+
+
 def cap_total(entries: list[dict[str, Any]], key: str, maximum: int) -> None:
     """Lower the largest counts of ``key`` until the sides together hold at most ``maximum``."""
     while sum(entry.get(key, 0) for entry in entries) > maximum:
@@ -244,16 +358,14 @@ def hands(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
     """One valid hand under ``rules``."""
     variant = rules.variant.name
     count = rules.layout.sides
-    end = draw(st.sampled_from(["closed", "stock_out"]))
+    end = draw(st.sampled_from(rules.variant.end_reasons))
     closer = draw(st.integers(0, count - 1)) if end == "closed" else None
     opened = [index == closer or draw(st.booleans()) for index in range(count)]
     entries = []
     for index in range(count):
         is_closer = index == closer
-        if variant in ("uruguaya", "classic"):
-            entry = uruguaya_side(draw, rules, opened[index], is_closer)
-        elif variant == "canastone":
-            entry = canastone_side(draw, rules, opened[index], is_closer)
+        if variant in SIDE_MAKERS:
+            entry = SIDE_MAKERS[variant](draw, rules, opened[index], is_closer)
         else:
             entry = real_side(draw, rules, opened[index], is_closer, end == "closed")
         entry["table_points"] = draw(multiple_of_5(15, 3000)) if opened[index] else 0
@@ -266,12 +378,14 @@ def hands(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
         entries.append(entry)
     if variant == "canastone":
         canastone_hand_limits(draw, rules, entries, opened, closer)
+    if variant == "mac":
+        mac_hand_limits(draw, entries, opened, closer, end)
     cap_total(entries, "red_threes", 2 * rules.decks)
     cap_total(entries, "black_threes_in_hand", 2 * rules.decks)
     # Omit some fields left at their default: every count defaults to 0 (the muerto to taken).
     for entry in entries:
         for key, value in list(entry.items()):
-            if value in (0, "taken", False, "") and draw(st.booleans()):
+            if value in (0, "taken", False, "", None) and draw(st.booleans()):
                 del entry[key]
     hand: dict[str, Any] = {"end": end}
     if closer is not None or draw(st.booleans()):
@@ -374,12 +488,16 @@ def test_totals_are_start_plus_hand_scores(setup: tuple[str, str], data: st.Data
     scored = score_match(match)
 
     running = list(document["start_scores"])
+    won = None
     for index, hand in enumerate(scored.hands):
         for side_index, side in enumerate(hand.sides):
             running[side_index] += side.score
             assert side.total == running[side_index]
             assert side.opening_minimum == opening_minimum(rules, side.total)
         finished, _ = game_result(rules, running)
+        at_once = rules.variant.wins_at_once
+        won = None if at_once is None else at_once(rules, match.hands[index])
+        finished = finished or won is not None
         # The game ends with the first hand that meets the end rule, and only then.
         assert finished == (scored.ended_at == index) or (
             scored.ended_at is not None and scored.ended_at < index
@@ -387,7 +505,10 @@ def test_totals_are_start_plus_hand_scores(setup: tuple[str, str], data: st.Data
     assert list(scored.totals) == running
     assert list(scored.opening_minimum) == [opening_minimum(rules, t) for t in running]
     top = max(running)
-    if scored.finished:
+    if scored.finished and won is not None:
+        assert scored.winner == won
+        assert scored.ended_at == len(scored.hands) - 1
+    elif scored.finished:
         assert top >= rules.target
         leaders = [index for index, total in enumerate(running) if total == top]
         assert scored.winner == (leaders[0] if len(leaders) == 1 else None)
@@ -425,7 +546,7 @@ def test_opening_minimum_never_decreases(variant: str, data: st.DataObject):
 
     minimums = [opening_minimum(rules, score) for score in range(-2000, 20001, 5)]
 
-    if variant == "real":
+    if VARIANTS[variant].opening_brackets is None:
         assert set(minimums) == {None}
         return
     assert all(isinstance(minimum, int) and minimum >= 0 for minimum in minimums)
@@ -479,7 +600,7 @@ def test_random_json_values_give_problems(value: object):
         {},
         optional={
             "format": st.just("anotador-match/1") | JSON_VALUES,
-            "variant": st.sampled_from([*VARIANTS, "mac"]) | JSON_VALUES,
+            "variant": st.sampled_from([*VARIANTS, "bridge"]) | JSON_VALUES,
             "layout": st.sampled_from(["2p", "3p", "4p", "6p-3x2", "6p-2x3"]) | JSON_VALUES,
             "options": JSON_VALUES,
             "sides": JSON_VALUES,

@@ -1051,11 +1051,13 @@ def test_real_is_always_two_decks():
     assert_accepted(match("real", options={"decks": 2}))
 
 
-def test_mac_is_not_supported_yet():
+def test_an_unknown_variant_lists_the_seven():
     document = match()
-    document["variant"] = "mac"
-    problems = assert_rejected(document, ("variant", "variant_not_supported"))
-    assert problems[0].params == {"variant": "mac"}
+    document["variant"] = "bridge"
+    problems = assert_rejected(document, ("variant", "not_in_choices"))
+    assert problems[0].params == {
+        "choices": "uruguaya, classic, canastone, real, mac, burako, burraco"
+    }
 
 
 def test_make_rules_raises_invalid_input():
