@@ -19,6 +19,7 @@ from test_matches import new_match_fields
 from anotador import rules
 from anotador import services
 from anotador import stats
+from anotador.services.scope import EVERYTHING
 
 ENGLISH = {"Accept-Language": "en"}
 SIDES = [
@@ -229,9 +230,9 @@ def test_statistics_count_canastas_by_kind_and_special_hands(
     ]
     make_match("mac", layout="4p", sides=SIDES, hands=hands)
     with app.app_context():
-        player = services.queries.find_player("Ana")
+        player = services.queries.find_player(EVERYTHING, "Ana")
         assert player is not None
-        summaries = services.queries.summaries(frozenset({player.id}), all_players=True)
+        summaries = services.queries.summaries(EVERYTHING, frozenset({player.id}), all_players=True)
         record = stats.team_stats(summaries, frozenset({player.id})).by_variant["mac"]
         assert record.kinds["natural"] == 1
         assert record.kinds["aces"] == 1
