@@ -116,7 +116,7 @@ VARIANT_WORDS: dict[str, dict[Any, Word]] = {
         "de_mil": Word(N_("Ace-to-ace canastas (de mil)"), N_("Ace to ace (de mil)")),
         "de_500": Word(N_("Ace-to-king canastas (de 500)"), N_("Ace to king (de 500)")),
         "muerto": Word(N_("Muerto")),
-        "concealed": Word(N_("Went out “en mano” (concealed, in one go)"), N_("concealed")),
+        "concealed": Word(N_("Went out “en mano” (concealed, in one go)"), N_("in one go")),
         "concealed_kind": Word(N_("How the closer went out")),
         "natural": Word(N_("Natural canastas"), N_("Natural canasta")),
         "mixed": Word(N_("Mixed canastas"), N_("Mixed canasta")),

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import MakeMatch
+from stored import create_account
 from stored import create_stored_match
 from stored import match_document
 from stored import signed_in
@@ -507,13 +508,16 @@ def test_export_then_import_gives_the_same_match_file(app: Flask, client: FlaskC
     with app.app_context():
         assert exported == services.matches.export_document(services.queries.load_match(match_id))
 
+    # Imported by another account (its owner already has it: that import skips it).
+    create_account(app, "Otra")
+    other = signed_in(app, "Otra")
     upload = {"file": (io.BytesIO(response.get_data()), "partida.json")}
-    imported = client.post("/partidas/importar", data=upload)
+    imported = other.post("/partidas/importar", data=upload)
 
     assert imported.status_code == 303
     new_id = int(imported.headers["Location"].rsplit("/", 1)[1])
     assert new_id != match_id
-    again = json.loads(client.get(f"/partidas/{new_id}/exportar").get_data())
+    again = json.loads(other.get(f"/partidas/{new_id}/exportar").get_data())
     assert again == exported
 
 

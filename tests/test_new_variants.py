@@ -202,9 +202,9 @@ def test_burraco_semipulito_follows_its_option(client: FlaskClient, make_match: 
 @pytest.mark.parametrize(
     ("variant", "layout", "lang", "words"),
     [
-        ("mac", "4p", "en", ["Special hands", "Zip code 2500", "Natural aces 2500", "-2500"]),
+        ("mac", "4p", "en", ["Special hands", "Zip code 2,500", "Natural aces 2,500", "\u22122,500"]),
         ("burako", "2p", "es", ["Valor de las fichas", "Canasta pura 200", "Muerto tomado 100"]),
-        ("burraco", "4p", "it", ["Pulito 200", "Semipulito 150", "Pozzetto non preso -100"]),
+        ("burraco", "4p", "it", ["Pulito 200", "Semipulito 150", "Pozzetto non preso \u2212100"]),
     ],
 )
 def test_blank_sheets(client: FlaskClient, variant: str, layout: str, lang: str, words: list):

@@ -108,6 +108,11 @@ def pages(pdf: bytes) -> list[str]:
     return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
 
 
+def written(value: int) -> str:
+    """A score as an English sheet writes it, as the app's pages do ("3,490", "−85")."""
+    return f"{value:,}".replace("-", "\u2212")
+
+
 def page_size(pdf: bytes) -> tuple[float, float]:
     box = pypdf.PdfReader(io.BytesIO(pdf)).pages[0].mediabox
     return round(float(box.width)), round(float(box.height))
@@ -132,7 +137,7 @@ def test_match_sheet_shows_sides_players_and_rules(finished_pdf: bytes) -> None:
     (text,) = pages(finished_pdf)
     for expected in ("Final del club", "2025-03-14", "Uruguayan canasta", "4 players, 2 pairs"):
         assert expected in text
-    assert "to 5000 points" in text
+    assert "to 5,000 points" in text
     for name in ("Nosotros", "Ellos", "Ana, Beto", "Carla, Dani"):
         assert name in text
 
@@ -144,19 +149,19 @@ def test_match_sheet_has_every_hand_total_minimum_and_the_result(finished_pdf: b
     for number, hand in enumerate(score.hands, start=1):
         row = next(r for r in rows if r and r[0] == str(number) and len(r) > 8)
         for result in hand.sides:
-            assert str(result.score) in row
-            assert str(result.total) in row
+            assert written(result.score) in row
+            assert written(result.total) in row
             assert str(result.opening_minimum) in row
     assert score.totals == (2825, 6315)
     assert score.winner == 1
-    assert "Ellos wins by 3490 points" in text
-    assert "Margin: 3490" in text
+    assert "Ellos wins by 3,490 points" in text
+    assert "Margin: 3,490" in text
     assert "Winner" in text or "WINNER" in text
 
 
 def test_match_sheet_says_who_closed_and_how(finished_pdf: bytes) -> None:
     (text,) = pages(finished_pdf)
-    assert "Ellos (concealed)" in text
+    assert "Ellos (in one go)" in text
     game, _ = scored(long_match(1))
     stock_out = {
         "end": "stock_out",
@@ -173,7 +178,7 @@ def test_match_sheet_lists_only_changed_options() -> None:
     game, score = scored(document)
     text = pages(pdf.render_match_sheet(game, score, lang="en"))[0]
     assert "red threes need a canasta: yes" in text
-    assert "to 7500 points" in text
+    assert "to 7,500 points" in text
     assert "wild canasta" not in text
     default_text = pages(pdf.render_match_sheet(*scored(finished_match()), lang="en"))[0]
     assert "House rules" not in default_text
@@ -195,7 +200,7 @@ def test_sixty_hands_span_pages_with_the_header_on_each(sixty_pdf: bytes) -> Non
     assert len(texts) >= 2
     header = re.compile(
         r"#\s+Nosotros\s+Ellos\s+Closed by\s*"
-        r"(Canastas Table Red 3s Closing In hand Hand Total Min\.\s*){2}"
+        r"(Canastas Table Red 3s Closing In hand Points Total Min\.\s*){2}"
     )
     for number, text in enumerate(texts, start=1):
         assert f"Page {number} of {len(texts)}" in text
@@ -203,7 +208,7 @@ def test_sixty_hands_span_pages_with_the_header_on_each(sixty_pdf: bytes) -> Non
     # Each hand's row, with its running totals, lies whole on one page.
     _, score = scored(long_match(60))
     for number, hand in enumerate(score.hands, start=1):
-        totals = [str(result.total) for result in hand.sides]
+        totals = [written(result.total) for result in hand.sides]
         rows = [
             line.split()
             for text in texts
@@ -217,8 +222,8 @@ def test_start_scores_and_a_match_without_hands() -> None:
     document = {**finished_match(), "hands": [], "start_scores": [1200, 2700]}
     text = pages(pdf.render_match_sheet(*scored(document), lang="en"))[0]
     assert "Start" in text
-    assert "1200" in text
-    assert "2700" in text
+    assert "1,200" in text
+    assert "2,700" in text
     assert "No hands yet." in text
     assert "In progress" in text
 
@@ -242,23 +247,43 @@ def test_real_has_no_opening_minimum() -> None:
     }
     text = pages(pdf.render_match_sheet(*scored(document), lang="en"))[0]
     assert "Muerto" in text
-    assert "-100" in text
+    assert "−100" in text
     assert "free" in text
 
 
 def test_spanish_is_the_default_language() -> None:
     text = pages(pdf.render_match_sheet(*scored(finished_match())))[0]
     assert "Página 1 de 1" in text
-    assert "Gana Ellos por 3490 puntos" in text
+    assert "Gana Ellos por 3.490 puntos" in text
+
+
+def test_a_spanish_sheet_uses_the_words_and_numbers_of_the_app() -> None:
+    """ "Mazo" as the app says it, 5.720 as the app writes it, and "mano" once: the column
+    of the cards left in hand ("En mano"); the hand's score is "Puntos", a concealed
+    closing "de una sola vez"."""
+    stock_out = {"end": "stock_out", "sides": [side(table=50, hand=20), side(table=60, hand=5)]}
+    document = finished_match()
+    document["hands"].insert(0, stock_out)
+    text = pages(pdf.render_match_sheet(*scored(document), lang="es"))[0]
+    assert "se acabó el mazo" in text
+    assert "pozo" not in text
+    assert "a 5.000 puntos" in text
+    assert re.search(r"Gana Ellos por \d\.\d{3} puntos", text)
+    assert not re.search(r"\b\d{4}\b", text.replace("2025-03-14", ""))
+    assert "Ellos (de una sola vez)" in text
+    assert "(en mano)" not in text
+    words = text.split()
+    assert words.count("Mano") == 0
+    assert words.count("Puntos") == 2
 
 
 def test_the_chart_has_a_line_per_side_and_the_target() -> None:
     chart = str(progression_chart([[0, 500, 900], [0, 300, 1200], [0, -50, 10]], 1500))
     assert chart.count("<polyline") == 3
     assert 'stroke-dasharray="5 3"' in chart
-    assert ">1500<" in chart
+    assert ">1.500<" in chart
     far = str(progression_chart([[0, 500], [0, 300]], 1_000_000))
-    assert "↑ 1000000" in far
+    assert "↑ 1.000.000" in far
     assert 'stroke-dasharray="5 3"' not in far
 
 
@@ -301,7 +326,7 @@ def reference_text(variant: str, layout: str, target: int | None = None, lang: s
 
 def test_blank_uruguaya_reference_values() -> None:
     text = reference_text("uruguaya", "4p")
-    for row in ("< 0 15", "0 – 1495 50", "1500 – 2995 90", "3000 – 6995 120", "≥ 7000 150"):
+    for row in ("< 0 15", "0 – 1,495 50", "1,500 – 2,995 90", "3,000 – 6,995 120", "≥ 7,000 150"):
         assert row in text
     for value in ("Joker 50", "A 20", "8 – K 10", "4 – 7 5", "Black 3 5"):
         assert value in text
@@ -311,22 +336,22 @@ def test_blank_uruguaya_reference_values() -> None:
     assert "Concealed closing 200" in text
     assert "1 2 3 4 100 200 300 800" in text
     six = reference_text("uruguaya", "6p-3x2")
-    assert "1 2 3 4 5 6 100 200 300 400 1000 1200" in six
+    assert "1 2 3 4 5 6 100 200 300 400 1,000 1,200" in six
 
 
 def test_blank_canastone_reference_values() -> None:
     text = reference_text("canastone", "4p")
-    assert "to 12000 points" in pages(pdf.render_blank_sheet("canastone", "4p", None, "en"))[0]
-    for row in ("< 3000 50", "3000 – 4995 90", "5000 – 6995 120", "7000 – 9995 160"):
+    assert "to 12,000 points" in pages(pdf.render_blank_sheet("canastone", "4p", None, "en"))[0]
+    for row in ("< 3,000 50", "3,000 – 4,995 90", "5,000 – 6,995 120", "7,000 – 9,995 160"):
         assert row in text
-    assert "≥ 10000 180" in text
+    assert "≥ 10,000 180" in text
     assert "200" not in text.split("Card values")[0]
-    for value in ("Pure aces 1000", "Seven pinelle 3000", "Six jokers 5000", "Closing 300"):
+    for value in ("Pure aces 1,000", "Seven pinelle 3,000", "Six jokers 5,000", "Closing 300"):
         assert value in text
-    assert "1 2 3 4 5 6 100 200 300 800 1000 1200" in text
+    assert "1 2 3 4 5 6 100 200 300 800 1,000 1,200" in text
     longer = reference_text("canastone", "4p", 15000)
-    assert "10000 – 11995 180" in longer
-    assert "≥ 12000 200" in longer
+    assert "10,000 – 11,995 180" in longer
+    assert "≥ 12,000 200" in longer
 
 
 def test_blank_real_has_a_free_opening_and_its_runs() -> None:
@@ -335,8 +360,8 @@ def test_blank_real_has_a_free_opening_and_its_runs() -> None:
     assert "Red threes" not in text
     assert "Clean run 200" in text
     assert "Dirty run 100" in text
-    assert "(de mil) 1000" in text
-    assert "Muerto not taken -100" in text
+    assert "(de mil) 1,000" in text
+    assert "Muerto not taken −100" in text
     assert "A 15" in text
     assert "libre" in reference_text("real", "2p", lang="es").lower()
 
@@ -361,7 +386,7 @@ def test_download_is_a_pdf_with_etag_and_304(app: Flask, client: FlaskClient) ->
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     assert "attachment" in response.headers["Content-Disposition"]
-    assert "Ellos wins by 3490 points" in pages(response.data)[0]
+    assert "Ellos wins by 3,490 points" in pages(response.data)[0]
     etag = response.headers["ETag"]
     again = client.get(
         f"/partidas/{match_id}/planilla.pdf?idioma=en", headers={"If-None-Match": etag}
@@ -410,7 +435,7 @@ def test_an_edited_hand_changes_the_sheet(app: Flask, client: FlaskClient) -> No
     )
     assert second.status_code == 200
     assert second.headers["ETag"] != first.headers["ETag"]
-    assert "Ellos wins by 3440 points" in pages(second.data)[0]
+    assert "Ellos wins by 3,440 points" in pages(second.data)[0]
 
 
 def test_the_users_language_is_the_default(app: Flask, client: FlaskClient) -> None:
@@ -450,8 +475,8 @@ def test_blank_sheet_form_and_download(client: FlaskClient) -> None:
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     (text,) = pages(response.data)
-    assert "to 15000 points" in text
-    assert "≥ 12000 200" in " ".join(text.split())
+    assert "to 15,000 points" in text
+    assert "≥ 12,000 200" in " ".join(text.split())
     repeat = client.get(
         "/planillas/en-blanco?variante=canastone&disposicion=6p-3x2&objetivo=15000&idioma=en",
         headers={"If-None-Match": response.headers["ETag"]},
@@ -491,7 +516,7 @@ def test_sheet_command_writes_the_pdf(tmp_path: Path) -> None:
         main, ["sheet", str(source), "-o", str(output), "--lang", "en", "--paper", "letter"]
     )
     assert result.exit_code == 0, result.output
-    assert "Ellos wins by 3490 points" in pages(output.read_bytes())[0]
+    assert "Ellos wins by 3,490 points" in pages(output.read_bytes())[0]
     assert page_size(output.read_bytes()) == (612, 792)
 
 
@@ -517,7 +542,7 @@ def test_blank_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--lang", "en", "-o", str(output)])
     assert result.exit_code == 0, result.output
     (text,) = pages(output.read_bytes())
-    assert "to 7500 points" in text
+    assert "to 7,500 points" in text
     bad = CliRunner().invoke(main, ["blank", "--variant", "real", "--layout", "3p", "-o", "x.pdf"])
     assert bad.exit_code == 2
     assert bad.stderr.startswith("layout: ")

@@ -15,6 +15,7 @@ from anotador.backup.restore import MESSAGES
 from anotador.backup.restore import READ_BLOCK
 from anotador.backup.restore import ImportReport
 from anotador.backup.restore import import_stream
+from anotador.backup.restore import stored_copy
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -31,4 +32,5 @@ __all__ = [
     "export_lines",
     "import_stream",
     "match_file",
+    "stored_copy",
 ]

@@ -226,6 +226,14 @@ def stored_document(game: rules.Match) -> dict[str, Any]:
     return document
 
 
+def stored_copy(game: rules.Match, owner_id: int | None) -> int | None:
+    """The first match of ``owner_id`` with ``game``'s content (the rule the restore skips
+    a match by), or None."""
+    content = services.documents.content_hash(stored_document(game))
+    copies = services.queries.stored_copies({content}, owner_id, services.queries.last_match_id())
+    return copies[content][0] if copies.get(content) else None
+
+
 @dataclass(frozen=True)
 class Incoming:
     """A match read from the input, validated and resolved by the engine (once)."""

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
+from anotador import i18n
+
 #: Each side's colour and line pattern (told apart in black and white too).
 SIDE_COLORS = ("#1d4e9e", "#c0392b", "#1e7b34")
 SIDE_DASHES = ("", "7 3", "2 2.5")
@@ -54,18 +56,20 @@ def progression_chart(
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
             f'stroke="{"#666" if value == 0 else "#ddd"}" stroke-width="0.6"/>'
-            f'<text x="{left - 3}" y="{y(value) + 3:.1f}" text-anchor="end">{value}</text>'
+            f'<text x="{left - 3}" y="{y(value) + 3:.1f}" text-anchor="end">'
+            f"{i18n.points(value)}</text>"
         )
     if target_shown:
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
             'stroke="#111" stroke-width="1.1" stroke-dasharray="5 3"/>'
             f'<text x="{width - right - 3}" y="{y(target) - 3:.1f}" text-anchor="end" '
-            f'font-weight="bold">{target}</text>'
+            f'font-weight="bold">{i18n.points(target)}</text>'
         )
     else:
         parts.append(
-            f'<text x="{width - right - 3}" y="{top + 10}" text-anchor="end">↑ {target}</text>'
+            f'<text x="{width - right - 3}" y="{top + 10}" text-anchor="end">'
+            f"↑ {i18n.points(target)}</text>"
         )
     every = max(1, math.ceil((points - 1) / 12))
     for index in range(0, points, every):

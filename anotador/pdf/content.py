@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from anotador import i18n
 from anotador import labels
 from anotador import rules
 from anotador.pdf.chart import SIDE_COLORS
@@ -20,7 +21,7 @@ BLANK_HANDS = 20
 
 def number(value: int | None) -> str:
     """A part of a hand's score; zero and absent parts stay blank, as on a paper sheet."""
-    return str(value) if value else ""
+    return i18n.points(value) if value else ""
 
 
 def describe_rules(match_rules: rules.Rules) -> dict[str, Any]:
@@ -106,7 +107,7 @@ def match_context(game: rules.Match, score: rules.MatchScore) -> dict[str, Any]:
         )
     if score.finished and score.winner is not None:
         verdict = gettext("{side} wins by {margin} points").format(
-            side=game.sides[score.winner].name, margin=score.margin
+            side=game.sides[score.winner].name, margin=i18n.points(score.margin)
         )
     elif score.finished:
         verdict = gettext("Shared win")
@@ -186,11 +187,11 @@ def opening_table(match_rules: rules.Rules) -> list[tuple[str, int]] | None:
         if low is None and high is None:
             label = gettext("any score")
         elif low is None:
-            label = f"< {int(high)}"
+            label = f"< {i18n.points(high)}"
         elif high is None:
-            label = f"≥ {int(low)}"
+            label = f"≥ {i18n.points(low)}"
         else:
-            label = f"{int(low)} – {int(high) - 5}"
+            label = f"{i18n.points(low)} – {i18n.points(high - 5)}"
         rows.append((label, minimum))
     return rows
 

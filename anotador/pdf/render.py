@@ -25,6 +25,7 @@ from flask_babel import force_locale
 from flask_babel import gettext
 from markupsafe import Markup
 
+from anotador import i18n
 from anotador import labels
 from anotador import rules
 from anotador.config import PROJECT_ROOT
@@ -48,6 +49,8 @@ def _standalone_app() -> Flask:
 
     app = Flask("anotador", template_folder=PROJECT_ROOT / "templates", static_folder=None)
     Babel(app, default_locale=LANGUAGES[0])
+    # The app's own way of writing a score (templating registers it on the web app).
+    app.add_template_filter(i18n.points, "points")
     return app
 
 

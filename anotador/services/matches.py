@@ -164,3 +164,22 @@ def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
     db.session.commit()
     signals.changed("abandoned" if abandoned else "resumed", match_id)
     return True
+
+
+def rematch(match: Match) -> Match:
+    """A new match of the same owner (and group) with ``match``'s sides, players, variant,
+    layout and options, and the same first dealer: no hands, from zero, dated today."""
+    document = match_document(match, hands=[])
+    document.pop("title", None)
+    document.pop("notes", None)
+    document.update(
+        played_on=datetime.date.today().isoformat(),
+        abandoned=False,
+        start_scores=[0] * len(match.sides),
+    )
+    new, problems = create_match(
+        document, match.first_dealer, owner_id=match.owner_id, group_id=match.group_id
+    )
+    if new is None:  # the engine accepted this match's own sides and options
+        raise StoredMatchInvalid(match.id, problems)
+    return new

@@ -1,9 +1,13 @@
-"""The health check and the language switch."""
+"""The health check, the icon and the language switch."""
 
+import functools
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint
+from flask import Response as FlaskResponse
 from flask import abort
+from flask import current_app
 from flask import redirect
 from flask import request
 from flask import session
@@ -19,6 +23,21 @@ bp = Blueprint("main", __name__)
 def healthz() -> dict[str, str]:
     """Answer ``{"status": "ok"}`` without touching the database."""
     return {"status": "ok"}
+
+
+@bp.get("/favicon.ico")
+def favicon() -> FlaskResponse:
+    """The icon browsers ask for at the root whatever the page links (``static/favicon.ico``,
+    read once: a few kilobytes)."""
+    response = FlaskResponse(icon(current_app.static_folder or ""), mimetype="image/x-icon")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response
+
+
+@functools.cache
+def icon(folder: str) -> bytes:
+    return (Path(folder) / "favicon.ico").read_bytes()
 
 
 @bp.get("/idioma/<lang>")

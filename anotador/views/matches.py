@@ -38,6 +38,7 @@ from anotador.i18n import problem_message
 from anotador.rules import Problem
 from anotador.rules import describe_variants
 from anotador.rules import parse_json
+from anotador.rules import read_match
 from anotador.rules import validate_match
 from anotador.rules.variant import LAYOUTS
 
@@ -84,6 +85,13 @@ def import_match() -> Any:
     document, problems = parse_json(raw)
     if problems:
         return render_home(upload, problems, status=400)
+    game, problems = read_match(document)
+    if game is None:
+        return render_home(upload, problems, status=422)
+    stored = backup.stored_copy(game, access.user_id())
+    if stored is not None:
+        flash(gettext("You already have this match: it was not imported again."), "info")
+        return redirect(url_for(".show", match_id=stored), 303)
     match, problems = services.matches.create_match(document, owner_id=access.user_id())
     if match is None:
         return render_home(upload, problems, status=422)
@@ -219,6 +227,18 @@ def abandon(match_id: int) -> BaseResponse:
             "success",
         )
     return redirect(url_for("matches.show", match_id=match_id))
+
+
+@bp.post("/partidas/<id:match_id>/revancha")
+def rematch(match_id: int) -> BaseResponse:
+    """A new match with the same sides, players and options, once this one has ended."""
+    match = access.match_for(match_id, access.Level.OWN)
+    if match.status == "ongoing":
+        flash(gettext("A rematch starts when this match has ended."), "error")
+        return redirect(url_for(".show", match_id=match_id), 303)
+    new = services.matches.rematch(match)
+    flash(gettext("Rematch: same sides, from zero."), "success")
+    return redirect(url_for(".show", match_id=new.id), 303)
 
 
 @bp.get("/partidas/<id:match_id>/exportar")

@@ -158,7 +158,7 @@ def form_context() -> dict[str, object]:
     return {
         "variants": [(name, str(labels.VARIANT_TITLES[name])) for name in rules.VARIANTS],
         "layouts": [(name, str(label)) for name, label in labels.LAYOUTS.items()],
-        "languages": [("es", "Español"), ("en", "English"), ("it", "Italiano")],
+        "sheet_languages": [("es", "Español"), ("en", "English"), ("it", "Italiano")],
         "args": request.args,
         "current_lang": str(get_locale() or pdf.LANGUAGES[0]),
     }
