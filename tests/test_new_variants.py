@@ -202,7 +202,7 @@ def test_burraco_semipulito_follows_its_option(client: FlaskClient, make_match: 
 @pytest.mark.parametrize(
     ("variant", "layout", "lang", "words"),
     [
-        ("mac", "4p", "en", ["Special hands", "Zip code 2,500", "Natural aces 2,500", "\u22122,500"]),
+        ("mac", "4p", "en", ["Special hands", "Zip code 2,500", "Natural aces 2,500", "−2,500"]),
         ("burako", "2p", "es", ["Valor de las fichas", "Canasta pura 200", "Muerto tomado 100"]),
         ("burraco", "4p", "it", ["Pulito 200", "Semipulito 150", "Pozzetto non preso \u2212100"]),
     ],
