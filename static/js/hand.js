@@ -209,6 +209,7 @@
       return;
     }
     sent = true;
+    form.dataset.savedOnce = "1";
     form.querySelectorAll('button[value="save"]').forEach(function (b) {
       b.setAttribute("aria-disabled", "true");
       if (b.classList.contains("save")) {
@@ -218,9 +219,16 @@
       setTimeout(function () { b.disabled = true; }, 0);
     });
   });
-  // Coming back through the browser's history must not leave the button dead.
+  // Coming back through the browser's history (back after saving) must show the form as
+  // it is now, not the hand just saved: a form restored from the back-forward cache is
+  // fetched again (a GET: the next hand's empty form, with a new request key and version).
+  // The form's autocomplete="off" keeps the browser from refilling a fetched one.
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
+    if (form.dataset.savedOnce === "1") {
+      window.location.replace(window.location.href);
+      return;
+    }
     sent = false;
     form.querySelectorAll('button[value="save"]').forEach(function (b) {
       b.disabled = false;
