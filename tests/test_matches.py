@@ -372,7 +372,7 @@ def test_planilla_statements_do_not_grow_with_hands(app: Flask, client: FlaskCli
             assert client.get(f"/partidas/{one}").status_code == 200
         with count_statements(app) as for_forty:
             page = client.get(f"/partidas/{forty}").get_data(as_text=True)
-        assert page.count('class="hand"') == 40
+        assert page.count('<details class="hand') == 40
         counts[cache] = len(for_one), len(for_forty)
     # The signed-in account is one more statement on every page (its session's id).
     assert counts["cold"][0] == counts["cold"][1] <= 4
@@ -405,7 +405,10 @@ def test_planilla_follows_every_change_at_once(app: Flask, client: FlaskClient) 
         match = services.queries.load_match(match_id)
         assert services.hands.delete_hand(match, 1, match.version).ok
     assert totals_shown(client, match_id) == ["1310", "2810"]
-    assert client.get(f"/partidas/{match_id}").get_data(as_text=True).count('class="hand"') == 1
+    assert (
+        client.get(f"/partidas/{match_id}").get_data(as_text=True).count('<details class="hand')
+        == 1
+    )
 
     with app.app_context():
         match = services.queries.load_match(match_id)
@@ -484,7 +487,7 @@ def test_undo_from_the_planilla_removes_the_last_hand(app: Flask, client: FlaskC
     assert response.status_code in (302, 303)
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert 'data-total="3460"' in page
-    assert page.count('class="hand"') == 1
+    assert page.count('<details class="hand') == 1
 
 
 @pytest.mark.parametrize("path", ["/partidas/9999", "/partidas/9999/exportar", "/partidas/x"])
