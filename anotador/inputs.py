@@ -34,6 +34,8 @@ _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:\.[0-9]{3})+", re.ASCII)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _CURSOR = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})_([0-9]{1,10})", re.ASCII)
 _REQUEST_KEY = re.compile(r"[0-9a-f]{32}", re.ASCII)
+#: ``secrets.token_urlsafe(32)``: a share link's token.
+_LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}", re.ASCII)
 
 NOT_A_NUMBER = _l("Enter a whole number, like 5000.")
 NOT_A_CHOICE = _l("Choose one of the options.")
@@ -151,6 +153,14 @@ def request_key(raw: object) -> str:
     if value is None or not _REQUEST_KEY.fullmatch(value.strip()):
         raise BadInput(_("This form could not be checked: tap Save again."))
     return value.strip()
+
+
+def link_token(raw: object) -> str:
+    """A share link's token as the link carries it (43 URL-safe characters)."""
+    value = present(raw)
+    if value is None or not _LINK_TOKEN.fullmatch(value):
+        raise BadInput(_("That link does not exist or was revoked."))
+    return value
 
 
 def quoted(raw: str, length: int = 40) -> str:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Use a running anotador as a person would: home page, new match, one hand, its PDF.
+"""Use a running anotador as a person would: the first account with the setup code the server
+printed, the home page, a new match, one hand, its PDF.
 
-Usage: smoke-client.py BASE_URL   (e.g. http://127.0.0.1:8123)
+Usage: smoke-client.py BASE_URL SERVER_LOG   (e.g. http://127.0.0.1:8123 server.log)
 
 Standard library only, so any Python 3.11 runs it. CSRF protection is on, as in the real app:
 each form is fetched first, and its fields (csrf_token included) are posted back with the
@@ -17,6 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
+from pathlib import Path
 
 #: A hand of the shared spec's examples (E1): 2260 to the first side, 755 to the second.
 HAND = {
@@ -123,14 +125,27 @@ def form_fields(page: str, chosen: str, where: str) -> dict[str, str]:
     raise AssertionError
 
 
-def main(base: str) -> None:
+def main(base: str, log: str) -> None:
     browser = Browser(base)
 
-    _, home = browser.page("/")
-    for words in ('<html lang="es">', "Anotador de Canasta", "Nueva partida"):
+    _, welcome = browser.page("/")
+    for words in ('<html lang="es">', "Anotador de Canasta", "Crear una cuenta"):
+        if words not in welcome:
+            fail(f"the welcome page is not in Spanish: {words!r} missing")
+    # The first account, with the setup code the server printed where it was started.
+    said = re.search(r"Setup code for the first account [^:]*: ([0-9 ]+)", Path(log).read_text())
+    if said is None:
+        fail("the server did not print the setup code of the first account")
+        raise AssertionError
+    _, sign_up = browser.page("/cuenta/crear")
+    fields = form_fields(sign_up, "data-sign-up", "/cuenta/crear")
+    password = "la clave de la casa"
+    account = {"name": "Marta", "password": password, "confirm": password}
+    _, home = browser.page("/cuenta/crear", {**fields, **account, "setup_code": said.group(1)})
+    for words in ("Anotador de Canasta", "Nueva partida", "Marta"):
         if words not in home:
-            fail(f"the home page is not in Spanish: {words!r} missing")
-    print("home page: 200, in Spanish")
+            fail(f"the home page after the sign-up: {words!r} missing")
+    print("first account with the setup code; home page: 200, in Spanish")
 
     _, new = browser.page("/partidas/nueva")
     fields = form_fields(new, "data-new-match", "/partidas/nueva")
@@ -157,6 +172,6 @@ def main(base: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2])

@@ -144,3 +144,9 @@ def test_a_restore_is_the_restoring_account_s_and_skips_only_its_own_copies(app:
     mine = stranger.get("/historial/copia.jsonl").get_data(as_text=True).splitlines()
     assert json.loads(mine[1])["sides"][0]["players"] == ["Ana", "Carla"]
     assert "Ana" in stranger.get("/jugadores/sugerencias?q=an").get_data(as_text=True)
+
+
+def test_a_link_that_is_no_token_is_a_404_before_any_query(app: Flask):
+    phone = app.test_client()
+    for token in ("%00" * 43, "a" * 42 + "%00", "ñ" * 43, "a" * 42 + "."):
+        assert phone.get(f"/enlace/{token}").status_code == 404

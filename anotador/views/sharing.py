@@ -28,6 +28,10 @@ bp = Blueprint("sharing", __name__)
 def open_link(token: str) -> Response:
     """Remember the link in this browser and show its match (the token leaves the address
     bar at once)."""
+    try:
+        token = inputs.link_token(token)
+    except inputs.BadInput:
+        abort(404)
     match = services.sharing.match_for_token(token)
     if match is None:
         abort(404)
