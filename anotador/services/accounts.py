@@ -96,6 +96,14 @@ def setup_code_matches(typed: str) -> bool:
     return hmac.compare_digest(given.encode(), wanted.encode())
 
 
+def one_line_name(name: str) -> str:
+    """An account's or a group's name by the engine's text rules, or :class:`AccountRefused`."""
+    try:
+        return rules.read_text(name, maximum=rules.MAX_NAME, required=True)
+    except rules.TextRefused:
+        raise AccountRefused("name", str(_l("Write a name of one line."))) from None
+
+
 def check_new_password(password: str, field: str = "password") -> None:
     if len(password) < MIN_PASSWORD:
         message = _l("The password needs at least %(count)d characters.", count=MIN_PASSWORD)
@@ -114,10 +122,7 @@ def create_account(name: str, password: str, *, admin: bool = False) -> User:
     """A new account (commits); the first one is an administrator and takes the rows that
     have no owner. Refused (:class:`AccountRefused`) for a bad name or password or a name
     another account has."""
-    try:
-        clean = rules.read_text(name, maximum=rules.MAX_NAME, required=True)
-    except rules.TextRefused:
-        raise AccountRefused("name", str(_l("Write a name of one line."))) from None
+    clean = one_line_name(name)
     check_new_password(password)
     if find_account(clean) is not None:
         raise AccountRefused("name", str(_l("That name is taken: choose another.")))

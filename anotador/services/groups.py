@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from flask_babel import lazy_gettext as _l
 
-from anotador import rules
 from anotador.extensions import db
 from anotador.models import Group
 from anotador.models import Match
@@ -14,6 +13,7 @@ from anotador.models import Membership
 from anotador.models import User
 from anotador.services.accounts import AccountRefused
 from anotador.services.accounts import find_account
+from anotador.services.accounts import one_line_name
 
 #: A person in more groups than this is surely a script.
 MAX_GROUPS = 50
@@ -47,17 +47,10 @@ def group_for(user_id: int, group_id: int) -> Group | None:
     return db.session.scalars(statement).first()
 
 
-def group_name(name: str) -> str:
-    try:
-        return rules.read_text(name, maximum=rules.MAX_NAME, required=True)
-    except rules.TextRefused:
-        raise AccountRefused("name", str(_l("Write a name of one line."))) from None
-
-
 def create_group(owner_id: int, name: str) -> Group:
     if len(group_ids_of(owner_id)) >= MAX_GROUPS:
         raise AccountRefused("name", str(_l("You are in too many groups already.")))
-    group = Group(name=group_name(name), owner_id=owner_id)
+    group = Group(name=one_line_name(name), owner_id=owner_id)
     group.memberships.append(Membership(user_id=owner_id))
     db.session.add(group)
     db.session.commit()
