@@ -17,6 +17,7 @@ from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
 from anotador.views import accounts
+from anotador.views import engine
 from anotador.views import groups
 from anotador.views import hands
 from anotador.views import history
@@ -74,6 +75,7 @@ def create_app(
     app.register_blueprint(accounts.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(engine.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.
