@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import itemgetter
+from operator import mul
 from typing import Any
 
 from anotador.rules.problems import Problem
@@ -129,6 +130,10 @@ def special_hands(options: Options) -> dict[str, int]:
 
 CANASTA_COUNTS = itemgetter(*CANASTA_BONUS)
 BONUSES = tuple(CANASTA_BONUS.values())
+# What every side's score reads, at once.
+SCORED_INPUTS = itemgetter(
+    "special_hand", "table_points", "red_threes", "black_threes", "hand_points"
+)
 # The penalties' inputs, read at once: most sides have none of them.
 PENALTY_INPUTS = itemgetter(
     "threes_in_hand",
@@ -177,23 +182,24 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
-    if side["special_hand"] is not None:
-        return {"special_hand": special_hands(rules.options)[side["special_hand"]]}
+    special, table, red, black, held = SCORED_INPUTS(side)
+    if special is not None:
+        return {"special_hand": special_hands(rules.options)[special]}
     # canastas_and_bonuses and threes_sign, inlined: this runs for every side of every hand.
     counts = CANASTA_COUNTS(side)
     canastas = sum(counts)
-    bonuses = 0
     if canastas:
-        for count, bonus in zip(counts, BONUSES, strict=True):
-            bonuses += count * bonus
-    sign = 1 if canastas > 1 else (0 if canastas else -1)
+        bonuses = sum(map(mul, counts, BONUSES))
+        sign = 1 if canastas > 1 else 0
+    else:
+        bonuses, sign, table = 0, -1, -table
     parts = {
         "canastas": bonuses,
-        "table": (1 if canastas else -1) * side["table_points"],
-        "red_threes": sign * THREES[side["red_threes"]],
-        "black_threes": sign * THREES[side["black_threes"]],
+        "table": table,
+        "red_threes": sign * THREES[red],
+        "black_threes": sign * THREES[black],
         "closing": CLOSING if is_closer else 0,
-        "hand": -side["hand_points"],
+        "hand": -held,
     }
     if any(PENALTY_INPUTS(side)):
         add_penalties(rules.options, side, parts)

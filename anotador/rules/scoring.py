@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -25,6 +27,16 @@ class SideScore(NamedTuple):
 
 class HandScore(NamedTuple):
     sides: tuple[SideScore, ...]
+
+
+# What the named tuples' generated ``__new__`` does, without its Python frame: the scoring
+# loop builds one per side of every hand (issue 12's 10,000 hands in 50 ms).
+new_side_score: Callable[[tuple[int, dict[str, int], int, int | None]], SideScore] = (
+    functools.partial(tuple.__new__, SideScore)
+)
+new_hand_score: Callable[[tuple[tuple[SideScore, ...]]], HandScore] = functools.partial(
+    tuple.__new__, HandScore
+)
 
 
 @dataclass(frozen=True)
@@ -124,8 +136,8 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
             score = sum(breakdown.values())
             total = totals[side_index] = totals[side_index] + score
             least = None if brackets is None else brackets[1][bisect_right(brackets[0], total)]
-            sides.append(SideScore(score, breakdown, total, least))
-        hands.append(HandScore(tuple(sides)))
+            sides.append(new_side_score((score, breakdown, total, least)))
+        hands.append(new_hand_score((tuple(sides),)))
         # Checked after every complete hand, and only until the game has ended.
         if ended_at is None:
             # Only a hand ended by a special hand can win the game at once (mac's dream hands).
