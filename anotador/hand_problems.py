@@ -43,12 +43,15 @@ def every_problem(
             if again is not None:
                 break
     unread = unread_sides(form)
-    closer = form.closer.data
+    try:
+        closer = inputs.integer(form.closer.data, 0, len(form.side_names) - 1)
+    except inputs.BadInput:
+        closer = None  # nobody, or a special hand
     return score, [
         problem
         for problem in found
         if side_of(field_name(problem.path)) not in unread
-        and not (field_name(problem.path) == "closer" and side_of(f"s{closer}_") in unread)
+        and not (field_name(problem.path) == "closer" and closer in unread)
     ]
 
 
@@ -86,8 +89,14 @@ def side_of(name: str) -> int | None:
 
 
 def unread_sides(form: HandForm) -> set[int]:
-    """The sides with a value the form could not read."""
-    return {side for side in map(side_of, form.errors) if side is not None}
+    """The sides with a value the form could not read (something typed, no number read)."""
+    unread = set()
+    for field in form:
+        side = side_of(field.name)
+        typed = field.raw_data and str(field.raw_data[0]).strip()
+        if side is not None and typed and field.data is None:
+            unread.add(side)
+    return unread
 
 
 def problem_links(form: HandForm) -> list[tuple[str, str, str]]:
