@@ -23,7 +23,8 @@ def fresh(client: FlaskClient, match_id: int) -> dict[str, str]:
     page = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
     key = re.search(r'name="request_key" type="hidden" value="([0-9a-f]+)"', page)
     version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
-    assert key and version
+    assert key
+    assert version
     return {"request_key": key[1], "version": version[1]}
 
 
@@ -84,7 +85,9 @@ def test_a_side_with_an_unreadable_value_gets_no_misleading_problem(
     ],
 )
 def test_a_minus_in_a_points_field_gets_a_hint(app: Flask, lang: str, message: str) -> None:
-    with app.test_request_context(headers={"Accept-Language": lang}):
-        with pytest.raises(inputs.BadInput) as refused:
-            inputs.integer("−60", 0, 20000)
+    with (
+        app.test_request_context(headers={"Accept-Language": lang}),
+        pytest.raises(inputs.BadInput) as refused,
+    ):
+        inputs.integer("−60", 0, 20000)
     assert refused.value.message == message

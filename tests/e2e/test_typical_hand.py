@@ -9,13 +9,15 @@ click); typing digits into the focused field is not one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
+from conftest import LiveServer
 from phone import Table
 from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from stored import create_stored_match
+from stored import match_document
 
 pytestmark = pytest.mark.browser
 
@@ -35,12 +37,12 @@ COUNT_TAPS = "document.addEventListener('pointerdown', () => window.tapped(), tr
 
 
 @pytest.fixture
-def taps(page: Page) -> Iterator[list[int]]:
+def taps(page: Page) -> list[int]:
     """Every pointer press the page receives, on every page (one entry each)."""
     seen: list[int] = []
     page.expose_function("tapped", lambda: seen.append(1))
     page.add_init_script(COUNT_TAPS)
-    yield seen
+    return seen
 
 
 def tap(locator: Locator, counted: list[int]) -> None:
@@ -70,7 +72,8 @@ def screens(page: Page) -> tuple[float, float]:
 def expect_save_in_reach(page: Page) -> None:
     box = page.get_by_role("button", name="Guardar mano", exact=True).bounding_box()
     assert box is not None
-    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE_HEIGHT, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= PHONE_HEIGHT, box
 
 
 def test_the_typical_hand_takes_few_taps(page: Page, table: Table, taps: list[int]) -> None:
@@ -120,14 +123,70 @@ def test_the_typical_hand_takes_few_taps(page: Page, table: Table, taps: list[in
     assert len(taps) == TYPICAL_HAND_TAPS <= MOST_TAPS
 
 
+def open_form(page: Page, server: LiveServer, variant: str, layout: str, names: int = 2) -> None:
+    sides = [{"name": name} for name in ("Nosotros", "Ellos", "Aquellos")[:names]]
+    document = match_document(variant, layout=layout, sides=sides)
+    page.goto(f"/partidas/{create_stored_match(server.app, document)}/manos/nueva")
+
+
 def test_the_closer_comes_first_and_a_lone_closer_has_no_hand_points(
-    page: Page, table: Table
+    page: Page, table: Table, live_server: LiveServer
 ) -> None:
-    table.new_match_of("Uruguaya")  # 2 players by default? the chip's default layout
-    table.open_new_hand()
-    sides = page.locator("section.side h2")
-    names = sides.all_text_contents()
-    last = names[-1]
-    table.page.get_by_role("group", name="¿Quién cerró?").get_by_label(last, exact=True).check()
-    expect(sides.first).to_have_text(last)
-    table.shot("closer-first")
+    open_form(page, live_server, "uruguaya", "2p")
+    closer = page.get_by_role("group", name="¿Quién cerró?")
+    headings = page.locator("section.side h2")
+    expect(headings).to_have_text(["Nosotros", "Ellos"])
+    tap(closer.get_by_text("Ellos", exact=True), [])
+    expect(headings).to_have_text(["Ellos", "Nosotros"])  # the closer first
+    expect(table.side("Ellos").get_by_label("Limpias", exact=True)).to_be_focused()
+    # One player a side: the closer holds no cards (V5), the other side does.
+    expect(table.side("Ellos").get_by_label("Puntos en mano", exact=True)).to_be_hidden()
+    expect(table.side("Nosotros").get_by_label("Puntos en mano", exact=True)).to_be_visible()
+    expect(table.side("Ellos").get_by_label(re.compile("^Cerró en mano"))).to_be_visible()
+    table.shot("2p-closer-first")
+    tap(closer.get_by_text("Nadie, se acabó el mazo", exact=True), [])
+    expect(headings).to_have_text(["Nosotros", "Ellos"])
+    expect(page.get_by_label("Puntos en mano", exact=True)).to_have_count(2)
+    expect(page.get_by_label(re.compile("^Cerró en mano"))).to_be_hidden()
+
+
+def test_canastones_rare_kinds_are_one_tap_away(
+    page: Page, table: Table, live_server: LiveServer
+) -> None:
+    open_form(page, live_server, "canastone", "4p")
+    nosotros = table.side("Nosotros")
+    expect(nosotros.get_by_label("Puras", exact=True)).to_be_visible()
+    expect(nosotros.get_by_label("Impuras", exact=True)).to_be_visible()
+    rare = nosotros.get_by_label("De ases puras", exact=True)
+    expect(rare).to_be_hidden()
+    _inputs, whole = screens(page)
+    print(f"canastone 4p, empty: page {whole:.2f} screens")
+    table.shot("canastone")
+    tap(nosotros.get_by_text("Más tipos", exact=True), [])
+    expect(rare).to_be_visible()
+    expect(table.side("Ellos").get_by_label("De ases puras", exact=True)).to_be_hidden()
+
+
+def test_a_special_hand_is_one_choice_away(
+    page: Page, table: Table, live_server: LiveServer
+) -> None:
+    open_form(page, live_server, "mac", "4p")
+    nosotros = table.side("Nosotros")
+    choices = nosotros.get_by_role("group", name="Mano especial").get_by_role("radio")
+    expect(choices.first).to_be_hidden()
+    _inputs, whole = screens(page)
+    print(f"mac 4p, empty: page {whole:.2f} screens")
+    table.shot("mac")
+    tap(nosotros.get_by_text("Mano especial", exact=True).first, [])
+    assert choices.count() >= 12
+    expect(choices.nth(1)).to_be_visible()
+
+
+def test_three_sides_fit_the_phone(page: Page, table: Table, live_server: LiveServer) -> None:
+    open_form(page, live_server, "uruguaya", "6p-3x2", names=3)
+    tap(page.get_by_role("group", name="¿Quién cerró?").get_by_text("Aquellos", exact=True), [])
+    expect(page.locator("section.side h2").first).to_have_text("Aquellos")
+    _inputs, whole = screens(page)
+    print(f"uruguaya 6p-3x2, closer chosen: page {whole:.2f} screens")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    table.shot("6p")
