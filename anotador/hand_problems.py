@@ -31,7 +31,10 @@ def every_problem(
     form: HandForm, scored: services.matches.Scored, number: int | None
 ) -> tuple[rules.MatchScore | None, list[rules.Problem]]:
     """The score of the typed hand (None when it has an error) and all its problems."""
-    hand = form.to_hand()
+    try:
+        hand = form.to_hand()
+    except inputs.BadInput:
+        return None, []  # no closer the form knows: its own message says so
     score, problems = services.hands.preview_hand(scored.match, hand, number)
     found = list(problems)
     if score is None:
