@@ -66,9 +66,6 @@ def number_field(
         render_kw.update(type="text", inputmode="text", pattern=r"[+\-−]?[0-9]*")
     else:
         render_kw.update(type="text", inputmode="numeric", pattern="[0-9]*")
-    if kind == "count":
-        # An empty count is none, where most hands leave most kinds: it reads so.
-        render_kw.setdefault("placeholder", "0")
     return WholeNumberField(
         label, [validators.Optional()], minimum=minimum, maximum=maximum, render_kw=render_kw
     )
