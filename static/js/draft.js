@@ -9,8 +9,8 @@
 // fresh form of the same hand (a new key) either shows what the draft holds already (the
 // edit was saved: nothing to offer, it is dropped) or not (the save never arrived: it is
 // offered). A new hand's draft is kept under its number, so once hand N exists elsewhere
-// the next form (hand N+1) never offers it, and the drafts of the match's earlier new
-// hands are dropped. window.anotadorDrafts.clear(form) drops a form's draft (the offline
+// the next form (hand N+1) never offers it, and any hand form of the match drops the
+// drafts of the new hands it shows exist. window.anotadorDrafts.clear(form) drops a form's draft (the offline
 // outbox calls it once it has queued the hand).
 (function () {
   "use strict";
@@ -148,16 +148,18 @@
     write(key, { saved: Date.now(), values: draft, sentKey: null });
   }
 
-  // A new hand N exists once its form asks for N+1: earlier new-hand drafts are done with.
+  // The form of new hand N, or the edit of hand N, says hands before N (and N, when it is
+  // edited) exist: the drafts of those new hands are done with.
   function dropEarlier(form) {
     var parts = form.dataset.draftKey.split(":");
     var store = storage();
-    if (!store || parts[1] !== "new") return;
+    if (!store) return;
+    var existing = parseInt(parts[2], 10) - (parts[1] === "new" ? 1 : 0);
     var stale = [];
     for (var i = 0; i < store.length; i++) {
       var other = (store.key(i) || "").slice(PREFIX.length).split(":");
       if (store.key(i).indexOf(PREFIX) === 0 && other[0] === parts[0] && other[1] === "new" &&
-          parseInt(other[2], 10) < parseInt(parts[2], 10)) stale.push(store.key(i));
+          parseInt(other[2], 10) <= existing) stale.push(store.key(i));
     }
     stale.forEach(function (key) { store.removeItem(key); });
   }

@@ -103,3 +103,20 @@ def test_a_refused_save_keeps_the_draft_without_offering_it(page: Page, table: T
     expect(offer(page)).to_have_count(0)  # the form itself shows what was typed
     page.goto(page.url)  # the form opened again: a fresh one, the draft offered
     expect(offer(page)).to_be_visible()
+
+
+def test_an_edit_keeps_its_own_draft_until_it_is_saved(page: Page, table: Table) -> None:
+    match_url = table.new_match()
+    table.record_hand("Nosotros", HALF_A_HAND)
+    page.goto(match_url + "/manos/1")
+    table.side("Ellos").get_by_label("Puntos en mesa", exact=True).fill("600")
+    page.wait_for_function("() => Object.keys(localStorage).some(k => k.includes(':edit:1'))")
+    page.reload()
+    expect(offer(page)).to_be_visible()  # the edit's draft, offered on the edit of hand 1
+    offer(page).get_by_role("button", name="Recuperar").tap()
+    table.save("Guardar cambios")
+    table.expect_totals({"Nosotros": 2440, "Ellos": 600})
+    page.goto(match_url + "/manos/1")  # the saved edit: what the draft held, nothing to offer
+    expect(table.side("Ellos").get_by_label("Puntos en mesa", exact=True)).to_have_value("600")
+    expect(offer(page)).to_have_count(0)
+    assert draft_count(page) == 0
