@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from phone import AXE
 from phone import Table
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from test_accessibility import BLOCKING
+from test_accessibility import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -74,3 +77,23 @@ def test_without_javascript_a_failed_save_lists_every_problem(
     for message in MESSAGES:
         expect(page.get_by_text(message, exact=True)).to_have_count(1)
     table.shot("failed-save-without-js")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_summary_and_the_draft_offer_pass_axe(page: Page, table: Table, scheme: str) -> None:
+    if not AXE.exists():
+        pytest.skip(f"{AXE} is missing: run `npm ci --prefix tests/e2e` (make test does)")
+    page.emulate_media(color_scheme=scheme)
+    page.add_init_script(path=AXE)
+    table.new_match()
+    table.open_new_hand()
+    table.fill_hand("Nosotros", WRONG)
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page.locator("#problemas")).to_be_focused()
+    page.goto(page.url)  # the form again: the draft offered
+    expect(page.get_by_role("button", name="Recuperar")).to_be_visible()
+    page.get_by_role("button", name="Recuperar").tap()
+    expect(page.get_by_text("Para ver el resultado, corregí:").first).to_be_visible()
+    table.shot(f"{scheme}-axe")
+    blocking = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
+    assert blocking == [], blocking
