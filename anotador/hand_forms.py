@@ -235,7 +235,8 @@ class HandForm(FlaskForm):
         note.raw_data = [note.data]
 
     def show_problems(self, problems: Sequence[rules.Problem]) -> None:
-        """Put each engine problem next to its field (form-level when it has none)."""
+        """Put each engine problem next to its field (form-level when it has none), once: the
+        save and the previews of :func:`anotador.views.hands.every_problem` may find it twice."""
         for problem in problems:
             message = problem_message(problem)
             name = field_name(problem.path)
@@ -243,14 +244,14 @@ class HandForm(FlaskForm):
             if hand is not None:
                 message = _("Hand %(number)d: %(message)s", number=hand, message=message)
             if problem.severity == "warning":
-                if name in self:
-                    self.field_warnings.setdefault(name, []).append(message)
-                else:
-                    self.hand_warnings.append(message)
+                shown = self.field_warnings.setdefault(name, []) if name in self else None
+                found = self.hand_warnings if shown is None else shown
             elif name in self:
-                self[name].errors = [*self[name].errors, message]
+                found = self[name].errors = list(self[name].errors)
             else:
-                self.hand_errors.append(message)
+                found = self.hand_errors
+            if message not in found:
+                found.append(message)
 
 
 def calculator_kinds(game_rules: rules.Rules, where: str) -> list[str]:

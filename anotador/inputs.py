@@ -74,7 +74,14 @@ def integer(raw: object, minimum: int, maximum: int, *, grouped: bool = False) -
     if not _INTEGER.fullmatch(text):
         raise BadInput(str(NOT_A_NUMBER))
     if text.startswith("-") and minimum >= 0:
-        raise BadInput(_("Must not be negative: write it without the sign."))
+        # The bounds, and what to change: a phone's keypad makes a stray minus easy to type.
+        raise BadInput(
+            _(
+                "Must be between %(min)s and %(max)s: without the minus sign.",
+                min=minimum,
+                max=maximum,
+            )
+        )
     # A thousand digits are out of range without being converted.
     too_long = len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS
     if too_long or not minimum <= int(text) <= maximum:

@@ -66,6 +66,8 @@ WORDS: dict[str, dict[Any, Word]] = {
     "field_choice": VARIANT_WORDS["field_choice"],
     "card": VARIANT_WORDS["card"],
     "part": VARIANT_WORDS["part"],
+    "variant_part": VARIANT_WORDS["variant_part"],
+    "pieces": VARIANT_WORDS["pieces"],
     "penalty": VARIANT_WORDS["penalty"],
     "reference": VARIANT_WORDS["reference"],
     # The keys of a match file and of its sides and hands, as a problem's path names them
@@ -140,6 +142,13 @@ def printed(kind: str, key: object) -> str:
     if found is None:
         return str(key)
     return translated(found.sheet if found.sheet is not None else found.label)
+
+
+def printed_part(variant: str, part: str) -> str:
+    """What the printed sheet calls a score part in ``variant`` (its own word, if it has one)."""
+    if word("variant_part", (variant, part)) is not None:
+        return printed("variant_part", (variant, part))
+    return printed("part", part)
 
 
 def lazy(kind: str, key: object, *, sheet: bool = False) -> Any:

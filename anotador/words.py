@@ -208,6 +208,16 @@ VARIANT_WORDS: dict[str, dict[Any, Word]] = {
         "aces_sevens_held": Word(N_("Aces or sevens held"), N_("A/7 held")),
         "pozzetto": Word(N_("Pozzetto")),
     },
+    # A part a variant calls by its own word, keyed (variant, part): Burraco's canastas are
+    # its burrachi.
+    "variant_part": {
+        ("burraco", "canastas"): Word(N_("Burraco bonuses"), N_("Burrachi")),
+    },
+    # What a variant is played with, as the blank sheet's subtitle counts it (Variant.pieces).
+    "pieces": {
+        "cards": Word(N_("%(decks)s decks")),
+        "tiles": Word(N_("%(decks)s sets of tiles")),
+    },
     # Penalties the hand form adds to an adjustment (Variant.adjustment_presets).
     "penalty": {
         "stock_out_of_turn_repairable": Word(N_("Drew from the stock out of turn (repaired)")),

@@ -225,7 +225,9 @@ def test_shape_errors_are_in_spanish_and_keep_the_input(app: Flask, client: Flas
     assert response.status_code == 422
     assert "Escribí un número entero" in field_html(page, "s0_table_points")
     assert 'value="mucho"' in page
-    assert "No puede ser negativo: escribilo sin el signo" in field_html(page, "s1_hand_points")
+    assert "Tiene que estar entre 0 y 20000: sin el signo menos." in field_html(
+        page, "s1_hand_points"
+    )
     assert "Tiene que estar entre 0 y 30" in field_html(page, "s0_clean")
     for name in ("s0_table_points", "s1_hand_points", "s0_clean"):
         assert field_html(page, name).count('class="msg error"') == 1, name  # one message each
@@ -408,7 +410,8 @@ def test_preview_json_problems_name_their_field(app: Flask, client: FlaskClient)
 
     result = client.post(f"/partidas/{match_id}/manos/vista-previa", data=data).get_json()
     assert result["ok"] is False
-    assert {p["field"] for p in result["problems"]} == {"s0_hand_points"}
+    # All at once: the unreadable value, and what the engine says about the other side.
+    assert {p["field"] for p in result["problems"]} == {"s0_hand_points", "s1_red_threes"}
 
     del data["s0_hand_points"]
     result = client.post(f"/partidas/{match_id}/manos/vista-previa", data=data).get_json()

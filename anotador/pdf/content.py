@@ -24,12 +24,18 @@ def number(value: int | None) -> str:
     return i18n.points(value) if value else ""
 
 
+def translated_count(kind: str, key: str, decks: int) -> str:
+    return labels.printed(kind, key) % {"decks": decks}
+
+
 def describe_rules(match_rules: rules.Rules) -> dict[str, Any]:
     return {
         "variant": labels.printed("variant", match_rules.variant.name),
         "layout": labels.printed("layout", match_rules.layout.name),
         "target": match_rules.target,
         "decks": match_rules.decks,
+        # "2 mazos", or for tiles "2 juegos de fichas" (the catalogs' words per Variant.pieces).
+        "material": translated_count("pieces", match_rules.variant.pieces, match_rules.decks),
         "canastas_to_close": match_rules.canastas_to_close,
         "has_minimum": match_rules.brackets is not None,
     }
@@ -129,7 +135,7 @@ def match_context(game: rules.Match, score: rules.MatchScore) -> dict[str, Any]:
             {"name": side.name, "players": ", ".join(side.players), "color": SIDE_COLORS[i]}
             for i, side in enumerate(game.sides)
         ],
-        "parts": [labels.printed("part", part) for part in parts],
+        "parts": [labels.printed_part(game.rules.variant.name, part) for part in parts],
         "start": list(game.start_scores) if any(game.start_scores) else None,
         "rows": rows,
         "totals": list(score.totals),
@@ -155,7 +161,9 @@ def blank_context(match_rules: rules.Rules) -> dict[str, Any]:
         "rules": describe_rules(match_rules),
         "sides": [{"color": SIDE_COLORS[i]} for i in range(count)],
         "players": match_rules.layout.players_per_side,
-        "parts": [labels.printed("part", p) for p in score_parts(match_rules)],
+        "parts": [
+            labels.printed_part(match_rules.variant.name, p) for p in score_parts(match_rules)
+        ],
         "hands": range(1, BLANK_HANDS + 1),
         "reference": reference(match_rules),
     }
@@ -206,6 +214,7 @@ def reference(match_rules: rules.Rules) -> dict[str, Any]:
             (labels.printed("card", kind), value) for kind, value in variant.card_values.items()
         ],
         "canastas": [(labels.printed("field", kind), value) for kind, value in box.canastas],
+        "canastas_title": labels.printed_part(variant.name, "canastas"),
         "closing": [(labels.printed("reference", key), value) for key, value in box.closing],
         "red_three_values": list(enumerate(box.red_threes, start=1)) or None,
         "threes_title": None

@@ -30,6 +30,9 @@ from anotador.hand_forms import HandForm
 from anotador.hand_forms import hand_form
 from anotador.hand_forms import hand_number_of
 from anotador.hand_forms import stored_data
+from anotador.hand_layout import side_inputs
+from anotador.hand_problems import every_problem
+from anotador.hand_problems import problem_links
 from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
@@ -86,7 +89,9 @@ def edit(match_id: int, number: int) -> Page:
     if request.method == "POST":
         return submit(build_form(scored), scored, number)
     data = stored_data(scored.game.rules, match.hands[number - 1].inputs)
-    form = build_form(scored, data={**data, "version": str(match.version)})
+    # The key is not needed to save an edit: draft.js tells its own failed save by it.
+    data.update(version=str(match.version), request_key=uuid.uuid4().hex)
+    form = build_form(scored, data=data)
     return render(form, scored, number)
 
 
@@ -100,6 +105,8 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
     if action != "save":
         return other_action(form, scored, number, action)
     if not form.validate():
+        # What the form could read is checked too: every problem is reported at once.
+        form.show_problems(every_problem(form, scored, number)[1])
         return render(form, scored, number, status=422)
     match, hand, version = scored.match, form.to_hand(), form.version_number()
     if number is None:
@@ -120,6 +127,7 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         return stale(form, match.id, number)
     form.show_problems(outcome.problems)
     if not outcome.ok:
+        form.show_problems(every_problem(form, scored, number)[1])
         return render(form, scored, number, status=422)
     shown = outcome.hand_number or 0
     if number is None:
@@ -174,7 +182,7 @@ def preview_rows(
     form: HandForm, scored: services.matches.Scored, number: int | None
 ) -> list[dict[str, Any]] | None:
     """Each side's score, new total and next opening minimum, or None (problems on form)."""
-    score, problems = services.hands.preview_hand(scored.match, form.to_hand(), number)
+    score, problems = every_problem(form, scored, number)
     form.show_problems(problems)
     if score is None:
         return None
@@ -209,9 +217,20 @@ def preview(match_id: int) -> dict[str, Any]:
         get_number(match, number)
     scored = services.matches.score(match)
     form = build_form(scored)
-    rows = preview_rows(form, scored, number) if form.validate() else None
+    if form.validate():
+        rows = preview_rows(form, scored, number)
+    else:
+        rows = None
+        form.show_problems(every_problem(form, scored, number)[1])
+    labels = {name: (target, label) for name, target, label in problem_links(form)}
     problems = [
-        {"field": name, "message": str(message), "severity": "error"}
+        {
+            "field": name,
+            "message": str(message),
+            "severity": "error",
+            "target": labels.get(name, ("", ""))[0],
+            "label": labels.get(name, ("", ""))[1],
+        }
         for name, messages in form.errors.items()
         for message in messages
     ]
@@ -292,6 +311,13 @@ def confirm_page(
     return page, status
 
 
+def closer_empty_hand(game_rules: rules.Rules) -> str | None:
+    """The field the closer leaves empty, hidden once a side is chosen: its hand points when
+    each side is one player (V5; a partner may still hold cards)."""
+    spec = game_rules.field_with(rules.Role.HAND_POINTS)
+    return spec.name if spec and game_rules.layout.players_per_side == 1 else None
+
+
 def render(
     form: HandForm,
     scored: services.matches.Scored,
@@ -320,6 +346,9 @@ def render(
         target=game.rules.target,
         preview=preview,
         preview_url=preview_url,
+        problem_links=problem_links(form),
+        side_inputs=side_inputs,
+        closer_empty_hand=closer_empty_hand(game.rules),
         back=match_page(scored.match.id),
     )
     return page, status

@@ -50,10 +50,14 @@
     var wrap = document.createElement("div");
     wrap.className = "stepper";
     input.parentNode.insertBefore(wrap, input);
-    wrap.appendChild(button("−", data.minus + ": " + name, function () {
-      input.value = Math.max(0, number(input) - 1) || "";
-      changed(input);
-    }));
+    // The usual counts (a hand's canastas and threes) sit three to a row: "+" only, a
+    // wrong count is typed again.
+    if (!input.closest(".counts")) {
+      wrap.appendChild(button("−", data.minus + ": " + name, function () {
+        input.value = Math.max(0, number(input) - 1) || "";
+        changed(input);
+      }));
+    }
     wrap.appendChild(input);
     wrap.appendChild(button("+", data.plus + ": " + name, function () {
       input.value = number(input) + 1;
@@ -103,25 +107,96 @@
     });
   });
 
-  // "En mano" (concealed) only means something for a side that went out: its controls
-  // stay hidden, and are not sent, until a side is chosen as the closer.
+  // The closer first: once chosen, its side moves to the top of the sides, with "en mano"
+  // (concealed: it only means something for a side that went out) at its head, and the
+  // closer's hand points hidden where the closer holds no cards (each side one player). What
+  // is hidden is disabled too, so it is not sent.
   var concealed = ["f-concealed", "f-concealed_kind"]
     .map(function (id) { return document.getElementById(id); })
     .filter(Boolean);
+  var concealedHome = concealed.length ? concealed[0].parentNode : null;
+  var concealedNext = concealed.length ? concealed[concealed.length - 1].nextSibling : null;
+  var sections = Array.prototype.slice.call(form.querySelectorAll("section.side"));
+  var sidesStart = sections.length ? sections[0].previousSibling : null;
+
+  function toggle(field, shown) {
+    field.hidden = !shown;
+    field.querySelectorAll("input").forEach(function (input) { input.disabled = !shown; });
+  }
+
+  function closerSide() {
+    var chosen = form.querySelector('input[name="closer"]:checked');
+    var section = chosen && document.getElementById("side-section-" + chosen.value);
+    return section || null;
+  }
 
   function followCloser() {
-    var chosen = form.querySelector('input[name="closer"]:checked');
-    var aSide = Boolean(chosen && chosen.value !== "none");
-    concealed.forEach(function (field) {
-      field.hidden = !aSide;
-      field.querySelectorAll("input").forEach(function (input) { input.disabled = !aSide; });
+    var closer = closerSide();
+    var order = closer ? [closer].concat(sections.filter(function (s) { return s !== closer; })) : sections;
+    var before = sidesStart ? sidesStart.nextSibling : form.firstChild;
+    order.forEach(function (section) {
+      if (section !== before) section.parentNode.insertBefore(section, before);
+      before = section.nextSibling;
     });
+    concealed.forEach(function (field) {
+      toggle(field, Boolean(closer));
+      if (closer) closer.insertBefore(field, closer.querySelector(".counts"));
+      else concealedHome.insertBefore(field, concealedNext);
+    });
+    if (data.closerEmpty) {
+      sections.forEach(function (section) {
+        var field = document.getElementById("f-s" + section.dataset.side + "_" + data.closerEmpty);
+        if (field) toggle(field, section !== closer);
+      });
+    }
+  }
+
+  // The inputs typed in, in the order they are shown (what is hidden or closed is skipped).
+  function entries() {
+    return Array.prototype.filter.call(
+      form.querySelectorAll("input[data-kind], input[type=text]:not([data-kind])"),
+      function (input) { return !input.disabled && input.offsetParent !== null; }
+    );
+  }
+
+  function focusAfter(input) {
+    var all = entries();
+    var next = all[all.indexOf(input) + 1];
+    if (next) next.focus();
+    return Boolean(next);
   }
 
   form.addEventListener("change", function (event) {
-    if (event.target.name === "closer") followCloser();
+    if (event.target.name !== "closer") return;
+    followCloser();
+    // Straight to the closer's first count: the keypad opens on it.
+    var closer = closerSide();
+    var first = closer && entries().filter(function (input) { return closer.contains(input); })[0];
+    if (first) first.focus();
   });
   followCloser();
+
+  // A count is one digit in practice (canastas of a kind, threes): typing it into an empty
+  // count moves on to the next field. A second digit can still be typed after going back.
+  form.addEventListener("input", function (event) {
+    var input = event.target;
+    if (event.inputType !== "insertText" || input.dataset.kind !== "count") return;
+    if (input.closest(".calc-group")) return;
+    if (/^[0-9]$/.test(input.value)) focusAfter(input);
+  });
+
+  // Enter (the keypad's "next") goes to the next field; on the last one it saves.
+  form.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || input.tagName !== "INPUT" || input.type === "radio" || input.type === "checkbox") return;
+    if (focusAfter(input)) event.preventDefault();
+  });
+  entries().forEach(function (input) { input.setAttribute("enterkeyhint", "next"); });
+
+  // After a failed save the focus goes to the summary of what stops it (it links to each
+  // field), not to the top of the page with the problems below the fold.
+  var summary = document.getElementById("problemas");
+  if (summary) summary.focus();
 
   // The live preview: the server scores the hand with the engine, debounced.
   var table = document.getElementById("preview-table");
@@ -131,27 +206,57 @@
   var timer = null;
   var sequence = 0;
 
+  var blocked = document.getElementById("preview-blocked");
+  var blockedList = blocked.querySelector("ul");
+
+  // The preview's problems replace those the page was rendered with (the same checks, so
+  // a message is never shown twice).
   function clearMessages() {
-    form.querySelectorAll(".msg.live").forEach(function (node) { node.remove(); });
-    form.querySelectorAll(".invalid.live").forEach(function (node) {
-      node.classList.remove("invalid", "live");
+    form.querySelectorAll(".field .msg").forEach(function (node) { node.remove(); });
+    form.querySelectorAll(".field.invalid").forEach(function (node) {
+      node.classList.remove("invalid");
+      node.querySelectorAll("[aria-invalid]").forEach(function (input) { input.removeAttribute("aria-invalid"); });
     });
     list.textContent = "";
+    blockedList.textContent = "";
   }
+
+  // Form-level messages the summary at the top already says are not repeated.
+  var summaryText = summary ? summary.textContent : "";
 
   function show(problem) {
     var field = problem.field && document.getElementById("f-" + problem.field);
+    if (!field && summaryText.indexOf(problem.message) >= 0) return;
     var p = document.createElement(field ? "p" : "li");
     p.className = "msg live " + problem.severity;
     p.textContent = problem.message;
     if (field) {
       field.appendChild(p);
-      if (problem.severity === "error" && !field.classList.contains("invalid")) {
-        field.classList.add("invalid", "live");
+      if (problem.severity === "error") {
+        field.classList.add("invalid");
+        var input = document.getElementById(problem.target) || field.querySelector("input");
+        if (input && field.tagName !== "FIELDSET") input.setAttribute("aria-invalid", "true");
       }
     } else {
       list.appendChild(p);
     }
+  }
+
+  // What stops the preview, as links to each field (the message is beside the field).
+  function showBlocked(problems) {
+    var seen = {};
+    problems.forEach(function (problem) {
+      if (problem.severity !== "error" || !problem.target || seen[problem.target]) return;
+      seen[problem.target] = true;
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = "#" + problem.target;
+      link.textContent = problem.label;
+      item.appendChild(link);
+      blockedList.appendChild(item);
+    });
+    blocked.hidden = !blockedList.children.length;
+    return Array.prototype.map.call(blockedList.children, function (item) { return item.textContent; });
   }
 
   function render(result) {
@@ -171,12 +276,13 @@
           cell.textContent = text;
         });
     });
+    result.problems.forEach(show);
+    var stops = showBlocked(result.ok ? [] : result.problems);
     line.textContent = result.ok ? result.sides.map(function (side) {
       return side.name + " " + side.score_text + " → " + side.total_text;
-    }).join(" · ") : "";
+    }).join(" · ") : (stops.length ? blocked.querySelector("p").textContent + " " + stops.join(", ") : "");
     table.hidden = !result.ok;
-    empty.hidden = result.ok;
-    result.problems.forEach(show);
+    empty.hidden = result.ok || stops.length > 0;
   }
 
   function preview() {

@@ -96,14 +96,26 @@ class Table:
         for name, fields in sides.items():
             section = self.side(name)
             for label, value in fields.items():
+                self.reveal(section, self.page.get_by_label(label, exact=True))
                 section.get_by_label(label, exact=True).fill(str(value))
+
+    def reveal(self, section: Locator, field: Locator) -> None:
+        """Tap open the disclosure a rarer input is behind ("Más tipos", "Mano especial",
+        "Ajuste o penalidad"), as a person does, when it is closed. ``field`` is looked for
+        inside the section's disclosures (a locator of the page: it is searched within)."""
+        closed = section.locator("details:not([open])").filter(has=field)
+        if closed.count():
+            closed.first.locator(":scope > summary").tap()
 
     def choose(self, side: str, group: str, option: str) -> None:
         """One of a side's choices (the muerto, a special hand): ``option`` of ``group``."""
-        self.side(side).get_by_role("group", name=group).get_by_label(option, exact=True).check()
+        section = self.side(side)
+        self.reveal(section, self.page.get_by_role("group", name=group, include_hidden=True))
+        section.get_by_role("group", name=group).get_by_label(option, exact=True).check()
 
     def tick(self, side: str, label: str) -> None:
         """One of a side's yes/no inputs (an unfinished meld)."""
+        self.reveal(self.side(side), self.page.get_by_label(label, exact=True))
         self.side(side).get_by_label(label, exact=True).check()
 
     def save(self, button: str = "Guardar mano") -> None:
