@@ -20,6 +20,7 @@ from anotador.views import accounts
 from anotador.views import groups
 from anotador.views import hands
 from anotador.views import history
+from anotador.views import live
 from anotador.views import main
 from anotador.views import matches
 from anotador.views import pdf
@@ -74,6 +75,7 @@ def create_app(
     app.register_blueprint(accounts.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(live.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.

@@ -49,6 +49,7 @@ EXPECTED = {
     "history.download_csv": "SAASSA",
     "history.index": "SAASSA",
     "history.restore": "SAASSA",
+    "live.version": "SNAAAA",
     "main.favicon": "AAAAAA",
     "main.healthz": "AAAAAA",
     "main.set_language": "AAAAAA",

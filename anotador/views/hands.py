@@ -33,6 +33,7 @@ from anotador.hand_forms import stored_data
 from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
+from anotador.views.live import watched
 
 bp = Blueprint("hands", __name__, url_prefix="/partidas/<id:match_id>")
 
@@ -321,5 +322,6 @@ def render(
         preview=preview,
         preview_url=preview_url,
         back=match_page(scored.match.id),
+        live=watched(scored.match.id, form.version.data or "", len(score.hands), number),
     )
     return page, status
