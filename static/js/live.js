@@ -188,8 +188,10 @@
       notice = document.createElement("div");
       notice.className = "notice live-notice";
       notice.setAttribute("role", "alert");
+      // In the save bar, which stays on screen: seen before Save is pressed.
       var actions = form.querySelector(".actions");
-      form.insertBefore(notice, actions || null);
+      if (actions) actions.insertBefore(notice, actions.firstChild);
+      else form.appendChild(notice);
     }
     notice.textContent = "";
     lines.forEach(function (line) {
