@@ -76,6 +76,7 @@ def create_app(
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(live.bp)
+    app.session_interface = live.PollingSessions()
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.

@@ -179,7 +179,8 @@ MATCH_VERSION = sa.select(
 
 def match_version(match_id: int) -> MatchVersion | None:
     """The :class:`MatchVersion` of a match, in one statement (no ORM objects, no sides)."""
-    row = db.session.execute(MATCH_VERSION, {"match_id": match_id}).first()
+    # On the session's connection, past the ORM: this runs for every poll of every phone.
+    row = db.session.connection().execute(MATCH_VERSION, {"match_id": match_id}).first()
     if row is None:
         return None
     ongoing = row.status == "ongoing"

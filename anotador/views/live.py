@@ -9,15 +9,29 @@ for as long as that takes (short polling, never a held connection).
 from __future__ import annotations
 
 from flask import Blueprint
+from flask import Flask
 from flask import Response
 from flask import jsonify
 from flask import request
 from flask import url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SessionMixin
 
 from anotador import access
 from anotador import services
 
 bp = Blueprint("live", __name__)
+
+
+class PollingSessions(SecureCookieSessionInterface):
+    """The app's signed-cookie sessions, except that a poll leaves the cookie as it is: a
+    permanent session (a link's) would otherwise be signed and sent again every second by
+    every phone watching. The pages the phone opens keep refreshing it."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint == "live.version":
+            return session.modified
+        return super().should_set_cookie(app, session)
 
 
 @bp.get("/partidas/<id:match_id>/version")

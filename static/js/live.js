@@ -274,7 +274,9 @@
         notice = null;
         live.textContent = say(words.rebased, { number: shown.hands + 1 });
         document.dispatchEvent(
-          new CustomEvent("anotador:hand-rebased", { detail: { version: shown.version } })
+          new CustomEvent("anotador:hand-rebased", {
+            detail: { version: shown.version, number: shown.hands + 1 },
+          })
         );
         // The preview follows the new totals.
         form.dispatchEvent(new Event("change", { bubbles: true }));
