@@ -150,3 +150,20 @@ def test_a_correction_whose_hand_another_phone_deleted_says_so(
     notice.get_by_role("button", name="Planilla").tap()
     expect(page).to_have_url(match_url)
     expect(page.get_by_text("Todavía no hay manos.")).to_be_visible()
+
+
+def test_a_spectator_back_online_catches_up_at_once(
+    page: Page, table: Table, phones: Callable[..., Page], live_server: LiveServer
+) -> None:
+    """Offline, the polls fail quietly (no error, longer waits); back online, the next poll
+    goes at once and brings what was saved meanwhile."""
+    match_url = table.new_match()
+    spectator = opened(phones, link(live_server, match_url, "spectator"), match_url)
+    spectator.context.set_offline(True)
+    # Failed polls at about 1, 3 and 7 s, the next one due 8 s later: only "online" brings it.
+    spectator.wait_for_timeout(8000)
+    table.record_hand("Nosotros", FIRST)
+    expect_total(spectator, "Nosotros", 0, timeout=0)
+    spectator.context.set_offline(False)
+    expect_total(spectator, "Nosotros", 1800)
+    assert spectator.evaluate("window.liveUpdates.length") == 1
