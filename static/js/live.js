@@ -225,13 +225,7 @@
   }
 
   function handFormChanged(state) {
-    if (number !== null) {
-      // Correcting a hand: the server refuses this form now; reload what is stored.
-      if (state.hands < number) showNotice([words.this_deleted], toPlanilla, words.planilla);
-      else showNotice([words.this_changed], reloadHand, words.reload);
-      shown.version = String(state.version);
-      return null;
-    }
+    if (number !== null) return correctionChanged(state);
     var recorded = state.hands > shown.hands ? endingOf(state.hands) : Promise.resolve("");
     return recorded.then(function (ending) {
       var line = whatHappened(state, ending);
@@ -242,6 +236,49 @@
       // The notice stands until it is acted on; polling goes on from this version.
       shown.version = String(state.version);
     });
+  }
+
+  // Correcting a hand: the server refuses this form now. When the hand itself is as it was
+  // opened, the correction can be carried over; else what is stored must be seen first.
+  function correctionChanged(state) {
+    shown.version = String(state.version);
+    if (state.hands < number) {
+      showNotice([words.this_deleted], toPlanilla, words.planilla);
+      return null;
+    }
+    return getPage(window.location.pathname)
+      .then(function (page) {
+        if (page.redirected || storedHand(page.doc) !== storedHand(document)) throw page;
+        var line = whatHappened(state, "");
+        showNotice([line, say(words.other_hand, { number: number })], rebase, words.rebase);
+      })
+      .catch(function () {
+        showNotice([words.this_changed], reloadHand, words.reload);
+      });
+  }
+
+  // The hand as the page was rendered with it (the fields' initial values, not the typed).
+  function storedHand(doc) {
+    var values = [];
+    var fields = doc.querySelectorAll("#hand-form input[name], #hand-form select, #hand-form textarea");
+    Array.prototype.forEach.call(fields, function (field) {
+      if (/^(csrf_token|request_key|version)$/.test(field.name)) return;
+      var value = field.defaultValue;
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (!field.defaultChecked) return;
+      } else if (field.tagName === "SELECT") {
+        value = Array.prototype.filter
+          .call(field.options, function (option) {
+            return option.defaultSelected;
+          })
+          .map(function (option) {
+            return option.value;
+          })
+          .join(",");
+      }
+      values.push(field.name + "=" + value);
+    });
+    return values.sort().join("&");
   }
 
   function reloadHand() {
@@ -272,7 +309,10 @@
         };
         if (notice) notice.remove();
         notice = null;
-        live.textContent = say(words.rebased, { number: shown.hands + 1 });
+        live.textContent =
+          number === null
+            ? say(words.rebased, { number: shown.hands + 1 })
+            : say(words.rebased_correction, { number: number });
         document.dispatchEvent(
           new CustomEvent("anotador:hand-rebased", {
             detail: { version: shown.version, number: shown.hands + 1 },

@@ -167,3 +167,49 @@ def test_a_spectator_back_online_catches_up_at_once(
     spectator.context.set_offline(False)
     expect_total(spectator, "Nosotros", 1800)
     assert spectator.evaluate("window.liveUpdates.length") == 1
+
+
+def test_a_correction_of_a_hand_nobody_else_touched_is_carried_over(
+    page: Page, table: Table, phones: Callable[..., Page], live_server: LiveServer, shot: Shot
+) -> None:
+    match_url = table.new_match()
+    table.record_hand("Nosotros", FIRST)
+    table_phone = opened(phones, link(live_server, match_url, "table"), match_url)
+    page.goto(match_url + "/manos/1")
+    table.side("Ellos").get_by_label("Puntos en mano", exact=True).fill("80")
+
+    Table(table_phone, shot).record_hand("Ellos", SECOND)
+    notice = page.locator(".live-notice")
+    expect(notice).to_contain_text("Otro teléfono anotó la mano 2.", timeout=WITHIN)
+    expect(notice).to_contain_text("La mano 1 sigue como la abriste")
+    notice.get_by_role("button", name="Actualizar sin perder lo escrito").tap()
+    expect(notice).to_have_count(0)
+    expect(table.side("Ellos").get_by_label("Puntos en mano", exact=True)).to_have_value("80")
+
+    table.save("Guardar cambios")
+    expect(page.get_by_text("Mano 1 corregida.")).to_be_visible()
+    table.expect_row(1, [1800, 470], [1800, 470])
+    table.expect_row(2, [270, 900], [2070, 1370])
+
+
+def test_a_correction_of_a_hand_another_phone_corrected_offers_to_reload(
+    page: Page, table: Table, phones: Callable[..., Page], live_server: LiveServer, shot: Shot
+) -> None:
+    match_url = table.new_match()
+    table.record_hand("Nosotros", FIRST)
+    table_phone = opened(phones, link(live_server, match_url, "table"), match_url)
+    page.goto(match_url + "/manos/1")
+    table.side("Ellos").get_by_label("Puntos en mano", exact=True).fill("80")
+
+    other = Table(table_phone, shot)
+    table_phone.goto(match_url + "/manos/1")
+    other.side("Ellos").get_by_label("Puntos en mano", exact=True).fill("100")
+    other.save("Guardar cambios")
+
+    notice = page.locator(".live-notice")
+    expect(notice).to_contain_text(
+        "Otro teléfono cambió la partida mientras corregías esta mano.", timeout=WITHIN
+    )
+    expect(notice.get_by_role("button", name="Actualizar sin perder lo escrito")).to_have_count(0)
+    notice.get_by_role("button", name="Volver a cargar la mano").tap()
+    expect(table.side("Ellos").get_by_label("Puntos en mano", exact=True)).to_have_value("100")
