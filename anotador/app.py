@@ -21,6 +21,7 @@ from anotador.views import engine
 from anotador.views import groups
 from anotador.views import hands
 from anotador.views import history
+from anotador.views import live
 from anotador.views import main
 from anotador.views import matches
 from anotador.views import pdf
@@ -76,6 +77,8 @@ def create_app(
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(engine.bp)
+    app.register_blueprint(live.bp)
+    app.session_interface = live.PollingSessions()
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.

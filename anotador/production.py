@@ -28,6 +28,10 @@ from anotador.extensions import db
 THREADS = 4
 #: Seconds a worker may go without answering its master before it is restarted.
 TIMEOUT = 120
+#: Seconds an idle connection is kept open. A phone following a match live polls about
+#: every second (static/js/live.js): between polls its connection waits in the worker's
+#: poller, holding no thread, and the next poll reuses it.
+KEEPALIVE = 5
 #: Without ``WEB_CONCURRENCY``, workers per CPU core, within these bounds (each worker holds
 #: the app, WeasyPrint included: some 100 MB).
 MIN_WORKERS, MAX_WORKERS = 2, 8
@@ -70,6 +74,7 @@ def gunicorn_options(
         "worker_class": "gthread",
         "threads": THREADS,
         "timeout": TIMEOUT,
+        "keepalive": KEEPALIVE,
         "accesslog": "-",
         # The scheme comes from the app's ProxyFix only (ANOTADOR_BEHIND_PROXY): gunicorn
         # would otherwise believe X-Forwarded-Proto from any local client.

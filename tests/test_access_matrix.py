@@ -52,6 +52,7 @@ EXPECTED = {
     "history.restore": "SAASSA",
     "engine.rules_zip": "AAAAAA",
     "engine.worker": "AAAAAA",
+    "live.version": "SNAAAA",
     "main.favicon": "AAAAAA",
     "main.healthz": "AAAAAA",
     "main.set_language": "AAAAAA",

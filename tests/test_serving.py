@@ -295,5 +295,6 @@ def test_gunicorn_serves_the_app_object_with_several_threaded_workers(app: Flask
     assert server.cfg.workers == 3
     assert server.cfg.worker_class_str == "gthread"
     assert server.cfg.threads == production.THREADS
+    assert server.cfg.keepalive == production.KEEPALIVE  # live viewers keep their connection
     assert server.cfg.secure_scheme_headers == {}  # the scheme is ProxyFix's only
     assert production.bind_address("0.0.0.0", 5000) == "0.0.0.0:5000"

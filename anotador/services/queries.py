@@ -153,6 +153,41 @@ def match_state(match_id: int) -> MatchState | None:
     return MatchState(first[0], first[1], first[2], first[3], first[4], names, sharing)
 
 
+@dataclasses.dataclass(frozen=True)
+class MatchVersion:
+    """What a live viewer polls for (``views.live``): the match's version, how many hands
+    it has, whether it is over, and who may see it."""
+
+    version: int
+    hand_count: int
+    finished: bool
+    sharing: Sharing
+
+
+#: The query of :func:`match_version`: one row of one table, polled every second by each
+#: phone showing the match.
+MATCH_VERSION = sa.select(
+    Match.version,
+    Match.hand_count,
+    Match.status,
+    Match.owner_id,
+    Match.group_id,
+    Match.table_token,
+    Match.spectator_token,
+).where(Match.id == sa.bindparam("match_id"))
+
+
+def match_version(match_id: int) -> MatchVersion | None:
+    """The :class:`MatchVersion` of a match, in one statement (no ORM objects, no sides)."""
+    # On the session's connection, past the ORM: this runs for every poll of every phone.
+    row = db.session.connection().execute(MATCH_VERSION, {"match_id": match_id}).first()
+    if row is None:
+        return None
+    ongoing = row.status == "ongoing"
+    sharing = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
+    return MatchVersion(row.version, row.hand_count, row.status == "finished", sharing)
+
+
 # Lists (home page): the summary columns, sides loaded with them, never the hands
 
 

@@ -36,6 +36,7 @@ from anotador.hand_problems import problem_links
 from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
+from anotador.views.live import watched
 
 bp = Blueprint("hands", __name__, url_prefix="/partidas/<id:match_id>")
 
@@ -350,5 +351,6 @@ def render(
         side_inputs=side_inputs,
         closer_empty_hand=closer_empty_hand(game.rules),
         back=match_page(scored.match.id),
+        live=watched(scored.match.id, form.version.data or "", len(score.hands), number),
     )
     return page, status

@@ -41,6 +41,7 @@ from anotador.rules import parse_json
 from anotador.rules import read_match
 from anotador.rules import validate_match
 from anotador.rules.variant import LAYOUTS
+from anotador.views.live import watched
 
 bp = Blueprint("matches", __name__)
 
@@ -200,6 +201,7 @@ def show(match_id: int) -> str:
         undo_csrf=can_score and state.hand_count > 0,
         owns=owns,
         match_id=match_id,
+        live=watched(match_id, state.version, state.hand_count),
     )
 
 
