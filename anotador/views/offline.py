@@ -130,7 +130,6 @@ def offline_words() -> dict[str, Any]:
     words = {
         "pending": _("Pending"),
         "pendingNote": _("Saved on this phone; it will be sent when there is a connection."),
-        "sending": _("Sending the hands saved on this phone…"),
         "noEngine": _("The totals of the pending hands will show when the connection returns."),
         "editOffline": _(
             "No connection: corrections and undo need the connection. Nothing was changed; "

@@ -401,6 +401,7 @@
         delete entry.conflict;
       });
     });
+    // Sent, or (without a connection) waiting again as a pending row.
     flush().then(function () { window.location.reload(); });
   }
 
@@ -480,7 +481,7 @@
   }
 
   function sendMatch(match) {
-    return sendNext(match).then(function (more) { return more ? sendMatch(match).then(function () { return true; }) : false; });
+    return sendNext(match).then(function (more) { return more ? sendMatch(match) : null; });
   }
 
   var flushing = null;
@@ -488,22 +489,18 @@
     if (flushing) return flushing;
     var matches = entries().map(function (entry) { return entry.match; })
       .filter(function (match, index, all) { return all.indexOf(match) === index; });
-    var sentHere = false;
     var here = planillaMatch();
+    var before = JSON.stringify(ofMatch(here));
     var work = function () {
       return matches.reduce(function (chain, match) {
-        return chain.then(function () {
-          return sendMatch(match).then(function (any) { if (any && match === here) sentHere = true; });
-        });
+        return chain.then(function () { return sendMatch(match); });
       }, Promise.resolve());
     };
     var locked = navigator.locks ? navigator.locks.request("anotador-outbox", work) : work();
     flushing = locked.catch(function () {}).then(function () {
       flushing = null;
-      // The planilla shows what the server stored once this match's queue is sent.
-      if (sentHere && !ofMatch(here).some(function (entry) { return entry.state === "waiting"; })) {
-        window.location.reload();
-      }
+      // The planilla shows what the server stored, and what is left to choose.
+      if (here !== null && JSON.stringify(ofMatch(here)) !== before) window.location.reload();
     });
     return flushing;
   }
