@@ -412,7 +412,7 @@
     if (!entry || entry.state !== "waiting") return Promise.resolve(false);
     return fetch(entry.send, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
-        if (!response.ok) return refuse(entry, words.refusedAccess);
+        if (!response.ok || response.redirected) return refuse(entry, words.refusedAccess);
         return response.json().then(function (state) {
           if (state.account !== entry.account) return false;
           var documents = read(DOCUMENTS, {});
