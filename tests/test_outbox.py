@@ -26,7 +26,11 @@ HAND = {
     "closer": 0,
     "sides": [{"clean": 2, "dirty": 1, "table_points": 400}, {"dirty": 1, "table_points": 250}],
 }
-THEIRS = {"end": "closed", "closer": 1, "sides": [{"table_points": 200}, {"clean": 1, "table_points": 300}]}
+THEIRS = {
+    "end": "closed",
+    "closer": 1,
+    "sides": [{"table_points": 200}, {"clean": 1, "table_points": 300}],
+}
 
 
 def key(n: int) -> str:
@@ -56,7 +60,10 @@ def test_a_retried_send_stores_the_hand_once(app: Flask, client: FlaskClient, ma
 def test_hands_queued_in_order_are_appended_in_order(app: Flask, client: FlaskClient, make_match):
     match_id = make_match()
     for number, hand in enumerate([HAND, THEIRS, HAND], start=1):
-        assert send(client, match_id, request_key=key(number), number=number, hand=hand).status_code == 201
+        assert (
+            send(client, match_id, request_key=key(number), number=number, hand=hand).status_code
+            == 201
+        )
     assert closers(app, match_id) == [0, 1, 0]
 
 
@@ -89,7 +96,9 @@ def test_keep_both_puts_mine_after_theirs(app: Flask, client: FlaskClient, make_
     assert closers(app, match_id) == [1, 0]
 
 
-def test_drop_theirs_replaces_their_hand_with_mine_once(app: Flask, client: FlaskClient, make_match):
+def test_drop_theirs_replaces_their_hand_with_mine_once(
+    app: Flask, client: FlaskClient, make_match
+):
     match_id = make_match(hands=[THEIRS])
     version = send(client, match_id, request_key=key(1), number=1, hand=HAND).get_json()["version"]
     body = {"request_key": key(1), "number": 1, "hand": HAND, "version": version}
@@ -98,7 +107,9 @@ def test_drop_theirs_replaces_their_hand_with_mine_once(app: Flask, client: Flas
     assert closers(app, match_id) == [0]
 
 
-def test_a_choice_made_on_an_old_state_is_a_new_conflict(app: Flask, client: FlaskClient, make_match):
+def test_a_choice_made_on_an_old_state_is_a_new_conflict(
+    app: Flask, client: FlaskClient, make_match
+):
     match_id = make_match(hands=[THEIRS])
     version = send(client, match_id, request_key=key(1), number=1, hand=HAND).get_json()["version"]
     assert send(client, match_id, request_key=key(2), number=2, hand=THEIRS).status_code == 201
@@ -142,7 +153,9 @@ def test_a_hand_the_rules_refuse_is_a_422_in_the_users_language(
     app: Flask, client: FlaskClient, make_match
 ):
     match_id = make_match()
-    answer = send(client, match_id, request_key=key(1), number=1, hand={"end": "closed", "sides": []})
+    answer = send(
+        client, match_id, request_key=key(1), number=1, hand={"end": "closed", "sides": []}
+    )
     assert answer.status_code == 422
     assert answer.get_json()["message"]
     assert closers(app, match_id) == []
@@ -180,7 +193,9 @@ def test_the_send_needs_the_csrf_token_in_a_header(app_factory):
 def test_the_hand_form_describes_each_input_for_the_outbox(client: FlaskClient, make_match):
     match_id = make_match()
     page = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
-    found = re.search(r'<script type="application/json" id="offline-hand"[^>]*>(.*?)</script>', page)
+    found = re.search(
+        r'<script type="application/json" id="offline-hand"[^>]*>(.*?)</script>', page
+    )
     assert found
     info = json.loads(found.group(1))
     assert info["fields"]["s1_table_points"] == {
@@ -198,7 +213,8 @@ def test_the_manifest_and_the_service_worker(client: FlaskClient):
     manifest = client.get("/manifest.webmanifest")
     assert manifest.mimetype == "application/manifest+json"
     body = manifest.get_json(force=True)
-    assert body["start_url"] == "/" and body["display"] == "standalone"
+    assert body["start_url"] == "/"
+    assert body["display"] == "standalone"
     assert {icon["purpose"] for icon in body["icons"]} == {"any", "maskable"}
     for icon in body["icons"]:
         response = client.get(icon["src"])
@@ -209,7 +225,8 @@ def test_the_manifest_and_the_service_worker(client: FlaskClient):
     assert "no-cache" in worker.headers["Cache-Control"]
     assert worker.get_data(as_text=True).startswith("self.ANOTADOR = ")
     home = client.get("/").get_data(as_text=True)
-    assert 'rel="manifest"' in home and 'name="theme-color" media="(prefers-color-scheme: dark)"' in home
+    assert 'rel="manifest"' in home
+    assert 'name="theme-color" media="(prefers-color-scheme: dark)"' in home
 
 
 def test_pages_say_whose_they_are(app: Flask, client: FlaskClient):

@@ -76,7 +76,9 @@ def saved_as(match: Match, key: str) -> int | None:
     return found
 
 
-def replace_hand(match: Match, number: int, hand: dict[str, Any], version: int, key: str) -> Outcome:
+def replace_hand(
+    match: Match, number: int, hand: dict[str, Any], version: int, key: str
+) -> Outcome:
     """Hand ``number`` replaced by ``hand``, which takes its place with request key ``key``
     (so a retried replace is recognised as done)."""
 

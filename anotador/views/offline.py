@@ -55,13 +55,16 @@ def manifest() -> Response:
         "background_color": "#ffffff",
         "theme_color": THEME_LIGHT,
         "icons": [
-            {"src": url_for("static", filename=path), "sizes": sizes, "type": "image/png", "purpose": purpose}
+            {
+                "src": url_for("static", filename=path),
+                "sizes": sizes,
+                "type": "image/png",
+                "purpose": purpose,
+            }
             for path, sizes, purpose in ICONS
         ],
     }
-    response = current_app.json.response(body)
-    response.mimetype = "application/manifest+json"
-    return response
+    return Response(current_app.json.dumps(body), mimetype="application/manifest+json")
 
 
 @bp.get("/sw.js")
@@ -152,9 +155,9 @@ def offline_words() -> dict[str, Any]:
 @bp.app_template_global()
 def offline_hand(form: HandForm, match: Match) -> dict[str, Any]:
     """What the hand form needs to queue a new hand without a connection (where to send it
-    is the block's ``data-send-url``): the match file it starts from, and for each input the match-file field it fills
-    (``static/js/offline.js`` turns the form into a hand object with it, as
-    :meth:`HandForm.to_hand` does on the server)."""
+    is the block's ``data-send-url``): the match file it starts from, and for each input
+    the match-file field it fills (``static/js/offline.js`` turns the form into a hand
+    object with it, as :meth:`HandForm.to_hand` does on the server)."""
     game_rules, sides = form.game_rules, len(form.side_names)
     special = {spec.name for spec in game_rules.fields_with(Role.SPECIAL_HAND)}
     fields: dict[str, dict[str, Any]] = {

@@ -58,7 +58,7 @@ def token(match_id: int) -> Answer:
 @bp.post("")
 def send(match_id: int) -> Answer:
     """Store one queued hand (see the module's docstring)."""
-    match = get_match(match_id)
+    get_match(match_id)
     body = request.get_json(silent=True)
     try:
         key, number, hand, resolution, version = read_request(body)

@@ -139,7 +139,9 @@ def test_a_hand_queued_in_a_killed_browser_is_sent_when_the_app_opens_again(
     expect(page.locator("#mano-1")).to_have_count(1, timeout=15_000)
     expect(pending(page)).to_have_count(0)
     again.close()
-    assert [hand["sides"][0]["table_points"] for hand in stored_hands(live_server, match_id)] == [400]
+    assert [hand["sides"][0]["table_points"] for hand in stored_hands(live_server, match_id)] == [
+        400
+    ]
 
 
 def test_two_phones_save_hand_one_and_the_offline_one_chooses_to_keep_both(
