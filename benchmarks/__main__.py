@@ -13,6 +13,7 @@ MODULES = [
     "benchmarks.sheets",
     "benchmarks.history",
     "benchmarks.restore",
+    "benchmarks.offline_cache",
 ]
 
 for name in sys.argv[1:] or MODULES:
