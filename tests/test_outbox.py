@@ -235,3 +235,11 @@ def test_pages_say_whose_they_are(app: Flask, client: FlaskClient):
     assert app.test_client().get("/cuenta/entrar").headers["X-Anotador-Account"] == "guest"
     create_account(app, "Otra")
     assert signed_in(app, "Otra").get("/").headers["X-Anotador-Account"] not in (mine, "guest")
+
+
+def test_signing_out_ends_the_remembered_session_too(client: FlaskClient):
+    """The service worker drops the cached pages when the tag changes: after a sign-out the
+    pages are a guest's, even with the remember cookie the sign-in left."""
+    assert client.get("/").headers["X-Anotador-Account"] != "guest"
+    assert client.post("/cuenta/salir", data={"confirm": "1"}).status_code == 303
+    assert client.get("/").headers["X-Anotador-Account"] == "guest"

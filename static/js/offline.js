@@ -180,6 +180,14 @@
     window.location.assign(info.planilla);
   }
 
+  // A copy of the form kept from before the hands now waiting: the number this one will be.
+  function numberHeading(info) {
+    var waiting = ofMatch(info.match).length;
+    var base = read(DOCUMENTS, {})[info.match].document;
+    var heading = document.querySelector(".hand-page h1");
+    if (waiting && heading) heading.textContent = words.hand + " " + (base.hands.length + waiting + 1);
+  }
+
   function handForm() {
     var form = document.getElementById("hand-form");
     if (!form) return;
@@ -195,6 +203,7 @@
     // A copy of this form kept by the service worker carries a key already used.
     if (used(keyInput.value)) keyInput.value = newKey();
     keepDocument(info, parseInt(versionInput.value, 10) || 0);
+    numberHeading(info);
     var busy = false;
     var bypass = false;
     form.addEventListener("submit", function (event) {
@@ -463,7 +472,9 @@
     });
     var documents = read(DOCUMENTS, {});
     if (documents[entry.match]) {
+      // As the server's: one more hand, one more version.
       documents[entry.match].document.hands.push(entry.hand);
+      documents[entry.match].version += 1;
       write(DOCUMENTS, documents);
     }
     return true;

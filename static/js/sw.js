@@ -37,12 +37,17 @@ function pagesCaches() {
 }
 
 // The cache of the account ``tag``; every other account's cached pages are dropped first.
-function pagesOf(tag) {
+// A new one gets its own copy of the offline page (it shows whose phone it is).
+function pagesOf(tag, kind) {
+  var mine = PAGES + tag;
   return pagesCaches().then(function (names) {
-    var mine = PAGES + tag;
+    var fresh = names.indexOf(mine) < 0;
     return Promise.all(names.filter(function (name) { return name !== mine; }).map(function (name) {
       return caches.delete(name);
-    })).then(function () { return caches.open(mine); });
+    })).then(function () {
+      if (fresh && !(kind && kind.kind === "offline")) keepPage(scope(CONFIG.offline));
+      return caches.open(mine);
+    });
   });
 }
 
@@ -89,7 +94,7 @@ function store(request, response) {
   var tag = response.headers.get(CONFIG.header);
   var kind = pageKind(new URL(request.url));
   if (!tag || !response.ok || response.redirected) return Promise.resolve();
-  return pagesOf(tag).then(function (cache) {
+  return pagesOf(tag, kind).then(function (cache) {
     return kind ? keep(cache, request, response) : null;
   });
 }

@@ -183,3 +183,36 @@ def test_two_phones_save_hand_one_and_the_offline_one_chooses_to_keep_both(
     expect(pending(page)).to_have_count(0)
     closers = [hand["closer"] for hand in stored_hands(live_server, match_id)]
     assert closers == [1, 0]  # theirs as hand 1, mine as hand 2
+
+
+def test_undo_without_a_connection_is_refused_with_a_message(
+    page: Page, context: BrowserContext, table: Table, live_server: LiveServer
+):
+    match_id = match_id_of(table.new_match())
+    closer, sides, _totals, _minimums = HANDS[0]
+    table.record_hand(closer, sides)
+    installed(page)
+    context.set_offline(True)
+    page.get_by_text("Deshacer última mano").tap()
+    page.get_by_role("button", name="Sí, deshacer").tap()
+    expect(page.get_by_role("alert")).to_contain_text("para corregir o deshacer hace falta conexión")
+    table.shot("undo-refused")
+    context.set_offline(False)
+    assert len(stored_hands(live_server, match_id)) == 1
+
+
+def test_signing_out_forgets_the_pages_kept_on_the_phone(
+    page: Page, context: BrowserContext, table: Table
+):
+    match_id = match_id_of(table.new_match())
+    installed(page)
+    page.reload()
+    page.goto("/cuenta")
+    page.get_by_role("button", name="Salir").tap()
+    expect(page.get_by_role("link", name="Entrar").first).to_be_visible()
+    context.set_offline(True)
+    page.goto(f"/partidas/{match_id}")
+    expect(page.get_by_role("heading", name="Sin conexión", level=1)).to_be_visible()
+    expect(page.locator(".planilla")).to_have_count(0)
+    table.shot("signed-out-offline")
+    context.set_offline(False)
