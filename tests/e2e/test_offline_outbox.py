@@ -195,7 +195,9 @@ def test_undo_without_a_connection_is_refused_with_a_message(
     context.set_offline(True)
     page.get_by_text("Deshacer última mano").tap()
     page.get_by_role("button", name="Sí, deshacer").tap()
-    expect(page.get_by_role("alert")).to_contain_text("para corregir o deshacer hace falta conexión")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "para corregir o deshacer hace falta conexión"
+    )
     table.shot("undo-refused")
     context.set_offline(False)
     assert len(stored_hands(live_server, match_id)) == 1
