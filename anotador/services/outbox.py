@@ -10,6 +10,7 @@ phone simply forgets it). The one-time request key makes every retry store the h
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -41,7 +42,12 @@ class Sent:
 
 
 def send_hand(
-    load: Any, hand: Any, key: str, number: int, resolution: str | None, version: int | None
+    load: Callable[[], Match],
+    hand: dict[str, Any],
+    key: str,
+    number: int,
+    resolution: str | None,
+    version: int | None,
 ) -> Sent:
     """Store a queued hand recorded as hand ``number``. ``load()`` reads the match afresh
     (each attempt sees what other phones committed). Without ``resolution`` it is appended
@@ -49,7 +55,7 @@ def send_hand(
     before, ``replace`` puts it in place of hand ``number``: both only while the match is at
     ``version``, the state the person chose from."""
     for _attempt in range(ATTEMPTS):
-        match: Match = load()
+        match = load()
         saved = saved_as(match, key)
         if saved is not None:
             return Sent(Outcome(duplicate=True, hand_number=saved))

@@ -256,10 +256,8 @@
   // The planilla: the queued hands of this match as pending rows, with the totals and opening
   // minimums the engine computes for the match file plus those hands; a conflict to settle.
   function planillaMatch() {
-    var link = document.querySelector('.planilla a[href$="/manos/nueva"], #undo-form');
-    var path = window.location.pathname;
-    var found = /\/partidas\/(\d+)$/.exec(path);
-    return found && (link || document.querySelector(".planilla")) ? parseInt(found[1], 10) : null;
+    var found = /\/partidas\/(\d+)$/.exec(window.location.pathname);
+    return found && document.querySelector(".planilla") ? parseInt(found[1], 10) : null;
   }
 
   function pendingRow(entry, scored, names) {

@@ -138,6 +138,19 @@ function staticFile(request) {
   });
 }
 
+// The manifest is in the page's language: the last one fetched, without a connection.
+function manifest(request) {
+  return fetch(request).then(function (response) {
+    var copy = response.clone();
+    if (response.ok) caches.open(STATIC).then(function (cache) { cache.put(request, copy); });
+    return response;
+  }, function () {
+    return caches.match(request, { cacheName: STATIC }).then(function (found) {
+      return found || new Response("", { status: 503, statusText: "Offline" });
+    });
+  });
+}
+
 // Fetched only when missing: a page sends the list on every load.
 function fill(name, urls) {
   return caches.open(name).then(function (cache) {
@@ -199,7 +212,9 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.mode === "navigate") {
     event.respondWith(page(event));
-  } else if (url.pathname.startsWith(scope(CONFIG.static)) || url.pathname === scope(CONFIG.manifest)) {
+  } else if (url.pathname === scope(CONFIG.manifest)) {
+    event.respondWith(manifest(request));
+  } else if (url.pathname.startsWith(scope(CONFIG.static))) {
     event.respondWith(staticFile(request));
   }
 });
