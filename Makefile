@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app anotador
 AXE := tests/e2e/node_modules/axe-core/axe.min.js
+PYODIDE := static/vendor/pyodide/pyodide.mjs
 
 .PHONY: run test lint format bench clean translations extract update-translations dist smoke-installed
 
@@ -25,13 +26,13 @@ PORT ?= 5000
 ## run: serve the app on the local network (HOST, PORT) and print the address to open on a
 ## phone with its QR code (SQLite in instance/ unless DATABASE_URL is set; from a checkout
 ## the data folder is instance/, see anotador/config.py data_folder)
-run: $(STAMP) translations
+run: $(STAMP) translations $(PYODIDE)
 	$(FLASK) db upgrade
 	$(BIN)/anotador run --host '$(HOST)' --port '$(PORT)'
 
 ## test: lint, then the whole test suite, browser tests included (on DATABASE_URL when set,
 ## else SQLite; PYTEST_ARGS adds pytest options, e.g. PYTEST_ARGS='-m "not browser"')
-test: lint translations $(AXE)
+test: lint translations $(AXE) $(PYODIDE)
 	@if [ -n "$${DATABASE_URL:-}" ]; then \
 		echo "make test: database = $$(printf '%s' "$$DATABASE_URL" | sed -E 's#://([^:/@]*):[^@]*@#://\1:***@#')"; \
 	else \
@@ -48,6 +49,19 @@ $(AXE): tests/e2e/package.json tests/e2e/package-lock.json
 		npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error && touch $@; \
 	else \
 		echo "make: npm not found: the browser accessibility test will be skipped"; \
+	fi
+
+# Pyodide, pinned by package-lock.json: the rules engine runs in it on a phone without a
+# connection (static/js/engine.js). Only its run-time files are served; without npm the app
+# still runs and scores on the server, and the offline engine says it is unavailable.
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json
+$(PYODIDE): package.json package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --no-audit --no-fund --loglevel=error && \
+		rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide && \
+		cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) static/vendor/pyodide/ && touch $@; \
+	else \
+		echo "make: npm not found: phones will not score without a connection"; \
 	fi
 
 ## lint: ruff check, ruff format --check and mypy (strict on anotador/rules)
@@ -85,11 +99,11 @@ update-translations: extract
 
 ## dist: build the sdist and the wheel into dist/ (setup.py puts templates/, static/,
 ## migrations/ and the compiled catalogs inside the package)
-dist: $(STAMP)
+dist: $(STAMP) $(PYODIDE)
 	$(BIN)/python -m build --outdir dist .
 
 ## smoke-installed: install the wheel into a fresh venv outside the checkout and use the app
-smoke-installed: $(STAMP)
+smoke-installed: $(STAMP) $(PYODIDE)
 	scripts/smoke-installed
 
 ## bench: run the benchmarks package
@@ -98,5 +112,5 @@ bench: $(STAMP)
 
 ## clean: remove the venv, caches and build output (never instance/, which holds your data)
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results tests/e2e/node_modules artifacts/e2e
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results tests/e2e/node_modules node_modules static/vendor artifacts/e2e
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -17,6 +17,7 @@ from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
 from anotador.views import accounts
+from anotador.views import engine
 from anotador.views import groups
 from anotador.views import hands
 from anotador.views import history
@@ -76,6 +77,7 @@ def create_app(
     app.register_blueprint(accounts.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(engine.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(outbox.bp)
     errors.register_error_handlers(app)

@@ -190,11 +190,13 @@ def read_match_file(file: str) -> Match:
 @click.argument("file")
 def score(file: str) -> None:
     """Score the match file FILE ('-' for standard input) and print the result as JSON."""
-    from anotador.rules import score_match
-    from anotador.rules import scored_match_to_json
+    from anotador.rules.api import score_document
 
-    scored = score_match(read_match_file(file))
-    click.echo(json.dumps(scored_match_to_json(scored), ensure_ascii=False, indent=2))
+    scored = score_document(read_input(file))
+    if scored["result"] is None:
+        errors = [p for p in scored["problems"] if p["severity"] == "error"]
+        fail([f"{p['path']}: {p['message']}" for p in errors])
+    click.echo(json.dumps(scored["result"], ensure_ascii=False, indent=2))
 
 
 @main.command()

@@ -51,6 +51,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
+#: The path of the one response that may compile WebAssembly: the worker that runs the rules
+#: engine in Pyodide (``anotador/views/engine.py``). A dedicated worker obeys the policy of its
+#: own script's response, so the pages keep the strict one above.
+ENGINE_WORKER_PATH = "/motor/trabajador.js"
+ENGINE_WORKER_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"
+)
+
 #: The match page keeps the screen awake (``static/js/app.js``); nothing else is needed.
 PERMISSIONS_POLICY = ", ".join(
     [
@@ -110,17 +118,23 @@ class HardenedResponses:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         secure = environ.get("wsgi.url_scheme") == "https"
+        policy = CONTENT_SECURITY_POLICY
+        if environ.get("PATH_INFO") == ENGINE_WORKER_PATH:
+            policy = ENGINE_WORKER_POLICY
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            return start_response(status, harden(headers, secure=secure), exc_info)
+            return start_response(status, harden(headers, secure=secure, policy=policy), exc_info)
 
         return self.wsgi_app(environ, start)
 
 
-def harden(headers: list[tuple[str, str]], *, secure: bool) -> list[tuple[str, str]]:
-    """``headers`` with the hardening headers set (replacing any of the same name) and every
-    ``Set-Cookie`` given the attributes it lacks."""
-    added = dict(HEADERS)
+def harden(
+    headers: list[tuple[str, str]], *, secure: bool, policy: str = CONTENT_SECURITY_POLICY
+) -> list[tuple[str, str]]:
+    """``headers`` with the hardening headers set (replacing any of the same name), the
+    content security ``policy`` among them, and every ``Set-Cookie`` given the attributes it
+    lacks."""
+    added = dict(HEADERS, **{"Content-Security-Policy": policy})
     if secure:
         added["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
     names = {name.lower() for name in added}

@@ -24,6 +24,7 @@ from stored import signed_in
 from anotador import create_app
 from anotador import services
 from anotador.extensions import db
+from anotador.views.engine import rules_bundle
 
 #: The visitors, in the order of each EXPECTED string.
 VISITORS = ("anonymous", "other", "member", "table", "spectator", "owner")
@@ -49,6 +50,8 @@ EXPECTED = {
     "history.download_csv": "SAASSA",
     "history.index": "SAASSA",
     "history.restore": "SAASSA",
+    "engine.rules_zip": "AAAAAA",
+    "engine.worker": "AAAAAA",
     "main.favicon": "AAAAAA",
     "main.healthz": "AAAAAA",
     "main.set_language": "AAAAAA",
@@ -134,6 +137,7 @@ def make_world(app: Flask, index: int) -> World:
             "token": table,
             "lang": "es",
             "filename": "css/app.css",
+            "digest": rules_bundle()[0],
         }
         db.session.remove()
     return World(values, table, spectator)

@@ -83,6 +83,7 @@ from anotador.models import Group
 from anotador.models import Match
 from anotador.models import Player
 from anotador.models import User
+from anotador.views.engine import rules_bundle
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
@@ -531,6 +532,10 @@ URL_FILLERS: dict[tuple[str, str], Filler] = {
     ("default", "lang"): Filler(
         lambda s, c: list(LANGUAGES),
         lambda s: ["xx", "ES", "", "%00", "%FF", "e%C3%B1", "..", quote("²")],
+    ),
+    ("default", "digest"): Filler(
+        lambda s, c: [rules_bundle()[0]],
+        lambda s: ["0" * 16, "", "%00", "..", rules_bundle()[0].upper(), "a" * 300],
     ),
     ("path", "filename"): Filler(
         static_files,

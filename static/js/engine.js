@@ -1,0 +1,68 @@
+// window.anotadorEngine: the server's rules engine on the phone (engine-worker.js runs it in
+// Pyodide). Nothing loads until start() or score() is called.
+//   start()         -> Promise, resolved once the engine is ready (idempotent)
+//   score(document) -> Promise of {result, problems} for a match file (an object, or its
+//                      JSON text, which keeps numbers beyond JavaScript's as they are): `result` is exactly what
+//                      `anotador score` prints for the match file, null when a problem is an
+//                      error; `problems` are [{path, code, params, severity, message}]
+//   assetUrls()     -> the URLs a service worker caches so that start() works offline
+//   available       -> false when this server has no Pyodide (npm was missing at install)
+(function () {
+  "use strict";
+  const script = document.currentScript;
+  const config = {
+    worker: script.dataset.worker,
+    rules: script.dataset.rules,
+    pyodide: script.dataset.pyodide ? new URL(script.dataset.pyodide, location.href).href : "",
+  };
+  // What loadPyodide fetches from its folder (the Makefile copies exactly these).
+  const PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+  ];
+  let worker = null;
+  let nextId = 0;
+  const waiting = new Map();
+
+  function call(text) {
+    if (!config.pyodide) {
+      return Promise.reject(new Error("This server cannot score without a connection."));
+    }
+    if (!worker) {
+      worker = new Worker(config.worker, { type: "module" });
+      worker.addEventListener("message", (event) => {
+        const { id, ok, value, error } = event.data;
+        const pending = waiting.get(id);
+        waiting.delete(id);
+        if (pending) (ok ? pending.resolve(value) : pending.reject(new Error(error)));
+      });
+      worker.addEventListener("error", (event) => {
+        for (const pending of waiting.values()) pending.reject(new Error(event.message || "engine"));
+        waiting.clear();
+        worker = null;
+      });
+    }
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, config, text });
+    });
+  }
+
+  window.anotadorEngine = {
+    available: Boolean(config.pyodide),
+    start() {
+      return call(undefined).then(() => undefined);
+    },
+    score(document) {
+      return call(typeof document === "string" ? document : JSON.stringify(document));
+    },
+    assetUrls() {
+      if (!config.pyodide) return [];
+      return [config.worker, config.rules].concat(PYODIDE_FILES.map((name) => config.pyodide + name));
+    },
+  };
+})();

@@ -1,0 +1,127 @@
+"""The rules engine on the phone is the server's: anotador/rules run by Pyodide in Chromium
+gives, for every match file, exactly what the server computes (``score_document``, which is
+what ``anotador score`` prints), problems included."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import watch_csp
+from hypothesis import HealthCheck
+from hypothesis import Phase
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+
+from anotador.rules.api import score_document
+
+TESTS = Path(__file__).parents[1]
+# The generators of the engine's property tests (tests/rules, on sys.path as pytest puts it).
+sys.path.insert(0, str(TESTS / "rules"))
+from test_properties import SETUPS  # noqa: E402
+from test_properties import mutated_documents  # noqa: E402
+from test_properties import valid_documents  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+#: Generated matches per variant and layout, and broken ones in all.
+PER_SETUP = 25
+MUTATED = 300
+
+#: The documents go as JSON text, as a phone's outbox keeps them: a JavaScript number would
+#: round the huge integers the broken documents hold.
+SCORE_ALL = """async (texts) => {
+  const found = [];
+  for (const text of texts) found.push(await window.anotadorEngine.score(text));
+  return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def engine(browser: Browser, browser_context_args: dict[str, Any], base_url: str) -> Any:
+    """One phone whose engine is loaded once for every test here (a load takes seconds)."""
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    violations = watch_csp(page)
+    page.goto(base_url + "/")
+    page.evaluate("() => window.anotadorEngine.start()")
+    yield page
+    context.close()
+    assert not violations, violations
+
+
+def generated(strategy: st.SearchStrategy[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """``count`` documents drawn from ``strategy``, the same ones on every run."""
+    found: list[dict[str, Any]] = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(document: dict[str, Any]) -> None:
+        found.append(copy.deepcopy(document))
+
+    collect()
+    return found
+
+
+def example_files() -> list[dict[str, Any]]:
+    files = sorted((TESTS / "fixtures" / "examples").glob("*.json"))
+    return [json.loads(path.read_text()) for path in files if ".expected" not in path.name]
+
+
+def on_the_server(document: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(score_document(json.dumps(document))))
+
+
+def assert_same_as_the_server(page: Page, documents: list[dict[str, Any]]) -> None:
+    in_the_browser = page.evaluate(SCORE_ALL, [json.dumps(document) for document in documents])
+
+    assert len(in_the_browser) == len(documents)
+    for document, found in zip(documents, in_the_browser, strict=True):
+        assert found == on_the_server(document), json.dumps(document)
+
+
+def test_every_worked_example_scores_the_same_in_the_browser(engine: Page):
+    documents = example_files()
+
+    assert len(documents) > 10
+    assert_same_as_the_server(engine, documents)
+
+
+def test_a_document_object_is_scored_too(engine: Page):
+    document = example_files()[0]
+    found = engine.evaluate("(d) => window.anotadorEngine.score(d)", document)
+
+    assert found == on_the_server(document)
+    assert found["result"]["totals"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "layout"), SETUPS, ids=[f"{v}-{lay}" for v, lay in SETUPS])
+def test_generated_matches_score_the_same_in_the_browser(engine: Page, variant: str, layout: str):
+    documents = generated(valid_documents((variant, layout)), PER_SETUP)
+
+    assert len(documents) == PER_SETUP
+    assert_same_as_the_server(engine, documents)
+
+
+@pytest.mark.slow
+def test_broken_matches_give_the_same_problems_in_the_browser(engine: Page):
+    documents = generated(mutated_documents(), MUTATED)
+    broken = [document for document in documents if on_the_server(document)["result"] is None]
+
+    assert len(broken) > MUTATED // 2
+    assert_same_as_the_server(engine, documents)
