@@ -69,11 +69,12 @@ def manifest() -> Response:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker; its first line names this release of the static files, so a new
-    release installs a new worker (and drops the old cached files)."""
+    """The service worker; its first line names this release of the static files and of
+    the engine's, so a new release installs a new worker (which drops the old copies)."""
     folder = current_app.static_folder or ""
     config = {
         "release": release(folder),
+        "engine": release(folder, engine=True),
         "root": url_for("matches.index"),
         "offline": url_for("offline.fallback"),
         "signOut": url_for("accounts.sign_out"),
@@ -92,13 +93,19 @@ def worker_script(folder: str) -> str:
     return (Path(folder) / "js" / "sw.js").read_text(encoding="utf-8")
 
 
+#: What the engine is made of besides its content-named rules zip: Pyodide and its worker.
+ENGINE_FILES = ("vendor/", "js/engine-worker.js")
+
+
 @functools.cache
-def release(folder: str) -> str:
-    """A digest of every static file (read once per process: the same on every server)."""
+def release(folder: str, engine: bool = False) -> str:
+    """A digest of the static files (read once per process: the same on every server): of
+    the engine's (:data:`ENGINE_FILES`) with ``engine``, else of the others."""
     digest = hashlib.sha256()
     for path in sorted(Path(folder).rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(folder).as_posix().encode())
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and name.startswith(ENGINE_FILES) == engine:
+            digest.update(name.encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:16]
 
@@ -132,7 +139,7 @@ def offline_words() -> dict[str, Any]:
     connection: the words travel with the page)."""
     words = {
         "pending": _("Pending"),
-        "pendingNote": _("Saved on this phone; it will be sent when there is a connection."),
+        "pendingNote": _("Hands marked pending are saved on this phone and sent when there is a connection."),
         "noEngine": _("The totals of the pending hands will show when the connection returns."),
         "editOffline": _(
             "No connection: corrections and undo need the connection. Nothing was changed; "

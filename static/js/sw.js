@@ -2,14 +2,15 @@
 // page), with self.ANOTADOR (this release, the offline page, the static folder...) set on its
 // first line. Pages are network-first with the last copy as the fallback; static files are
 // cache-first (a new release of them is a new worker, which drops the old copies); the engine's
-// files (Pyodide) are cached in the background when a page asks (static/js/offline.js).
+// files (Pyodide, its worker, the rules) are cached in the background when a page asks
+// (static/js/offline.js), in a cache of their own: kept across releases of the other files.
 // Pages are per account: each response says whose it is (CONFIG.header); a page of another
 // account, or a sign-out, drops every cached page.
 "use strict";
 
 var CONFIG = self.ANOTADOR;
 var STATIC = "anotador-static-" + CONFIG.release;
-var ENGINE = "anotador-engine";
+var ENGINE = "anotador-engine-" + CONFIG.engine;
 var PAGES = "anotador-pages-";
 // The matches whose planilla and hand form stay on the phone, the most recently opened first.
 var RECENT_MATCHES = 12;
@@ -193,7 +194,8 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
-      return name.startsWith("anotador-static-") && name !== STATIC;
+      return (name.startsWith("anotador-static-") || name.startsWith("anotador-engine-")) &&
+        name !== STATIC && name !== ENGINE;
     }).map(function (name) { return caches.delete(name); }));
   }).then(function () { return self.clients.claim(); }));
 });
@@ -216,6 +218,11 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(manifest(request));
   } else if (url.pathname.startsWith(scope(CONFIG.static))) {
     event.respondWith(staticFile(request));
+  } else {
+    // The engine's worker and rules live outside the static folder.
+    event.respondWith(caches.match(request, { cacheName: ENGINE }).then(function (found) {
+      return found || fetch(request);
+    }));
   }
 });
 
