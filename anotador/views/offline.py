@@ -139,7 +139,9 @@ def offline_words() -> dict[str, Any]:
     connection: the words travel with the page)."""
     words = {
         "pending": _("Pending"),
-        "pendingNote": _("Hands marked pending are saved on this phone and sent when there is a connection."),
+        "pendingNote": _(
+            "Hands marked pending are saved on this phone and sent when there is a connection."
+        ),
         "noEngine": _("The totals of the pending hands will show when the connection returns."),
         "editOffline": _(
             "No connection: corrections and undo need the connection. Nothing was changed; "

@@ -20,6 +20,13 @@ from anotador import services
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """The phones of these tests run the service worker (conftest's phones block it)."""
+    return {**browser_context_args, "service_workers": "allow"}
+
+
 # Uruguaya 4p, as test_match.py: the hand scores, totals and minimums the server computes.
 HANDS = [
     (
@@ -152,6 +159,7 @@ def test_a_hand_queued_in_a_killed_browser_is_sent_when_the_app_opens_again(
     match_id = match_id_of(table.new_match())
     installed(table.page)
     table.open_new_hand()
+    engine_cached(table.page)
     table.page.go_back()
     first.set_offline(True)
     closer, sides, _totals, _minimums = HANDS[0]
@@ -161,7 +169,10 @@ def test_a_hand_queued_in_a_killed_browser_is_sent_when_the_app_opens_again(
     first.close()  # the browser is killed with the hand still on the phone
     assert stored_hands(live_server, match_id) == []
 
-    again = browser.new_context(**{**browser_context_args, "storage_state": left})
+    # Its storage only (a new profile would install the worker afresh; the outbox is the test).
+    again = browser.new_context(
+        **{**browser_context_args, "storage_state": left, "service_workers": "block"}
+    )
     page = again.new_page()
     page.goto(f"/partidas/{match_id}")
     expect(page.locator("#mano-1")).to_have_count(1, timeout=15_000)
@@ -184,12 +195,13 @@ def test_two_phones_save_hand_one_and_the_offline_one_chooses_to_keep_both(
     match_id = match_id_of(table.new_match())
     installed(page)
     table.open_new_hand()
+    engine_cached(page)
     page.go_back()
     context.set_offline(True)
     closer, sides, _totals, _minimums = HANDS[0]
     record_offline(table, closer, sides)
 
-    other_context = browser.new_context(**browser_context_args)
+    other_context = browser.new_context(**{**browser_context_args, "service_workers": "block"})
     other = Table(other_context.new_page(), shot)
     other.page.goto(f"/partidas/{match_id}")
     other_closer, other_sides, _totals, _minimums = HANDS[1]
@@ -220,6 +232,7 @@ def test_undo_without_a_connection_is_refused_with_a_message(
     closer, sides, _totals, _minimums = HANDS[0]
     table.record_hand(closer, sides)
     installed(page)
+    engine_cached(page)
     context.set_offline(True)
     page.get_by_text("Deshacer última mano").tap()
     page.get_by_role("button", name="Sí, deshacer").tap()
@@ -237,6 +250,7 @@ def test_signing_out_forgets_the_pages_kept_on_the_phone(
     match_id = match_id_of(table.new_match())
     installed(page)
     page.reload()
+    engine_cached(page)
     page.goto("/cuenta")
     page.get_by_role("button", name="Salir").tap()
     expect(page.get_by_role("link", name="Entrar").first).to_be_visible()
