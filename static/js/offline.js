@@ -341,13 +341,17 @@
     var conflicting = mine.find(function (entry) { return entry.state === "conflict"; });
     if (conflicting) sheet.insertAdjacentElement("afterbegin", conflictPanel(conflicting));
     if (!known) return;
-    var hands = known.document.hands.concat(mine.map(function (entry) { return entry.hand; }));
+    // A hand the server refused is shown, not counted.
+    var counted = mine.filter(function (entry) { return entry.state !== "refused"; });
+    var hands = known.document.hands.concat(counted.map(function (entry) { return entry.hand; }));
     var whole = Object.assign({}, known.document, { hands: hands });
     score(whole).then(function (outcome) {
       if (!outcome.result) throw new Error("refused");
       var first = known.document.hands.length;
       rows.forEach(function (row, index) {
-        row.replaceWith(pendingRow(mine[index], outcome.result.hands[first + index], names));
+        var position = counted.indexOf(mine[index]);
+        if (position < 0) return;
+        row.replaceWith(pendingRow(mine[index], outcome.result.hands[first + position], names));
       });
       showTotals(outcome.result, (whole.options || {}).target);
     }).catch(function () { note.textContent = words.pendingNote + " " + words.noEngine; });
