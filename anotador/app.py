@@ -24,6 +24,8 @@ from anotador.views import history
 from anotador.views import live
 from anotador.views import main
 from anotador.views import matches
+from anotador.views import offline
+from anotador.views import outbox
 from anotador.views import pdf
 from anotador.views import players
 from anotador.views import sharing
@@ -79,6 +81,8 @@ def create_app(
     app.register_blueprint(engine.bp)
     app.register_blueprint(live.bp)
     app.session_interface = live.PollingSessions()
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(outbox.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.

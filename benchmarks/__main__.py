@@ -14,6 +14,7 @@ MODULES = [
     "benchmarks.history",
     "benchmarks.restore",
     "benchmarks.live",
+    "benchmarks.offline_cache",
 ]
 
 for name in sys.argv[1:] or MODULES:

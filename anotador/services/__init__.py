@@ -8,7 +8,8 @@
   summary columns (imported by the others, importing none of them).
 - :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume, and
   ``claim_version``, which every change to a match starts with.
-- :mod:`~anotador.services.hands`: record, edit, delete, undo and preview a hand.
+- :mod:`~anotador.services.hands`: record, edit, delete, undo and preview a hand;
+  :mod:`~anotador.services.outbox`: the hands a phone queued without a connection.
 - :mod:`~anotador.services.players`: find or create, rename and merge players.
 - :mod:`~anotador.services.accounts` (with :mod:`~anotador.services.throttle`): accounts,
   sign-in, passwords; :mod:`~anotador.services.groups`: groups and their members;
@@ -28,6 +29,7 @@ from anotador.services import documents as documents
 from anotador.services import groups as groups
 from anotador.services import hands as hands
 from anotador.services import matches as matches
+from anotador.services import outbox as outbox
 from anotador.services import players as players
 from anotador.services import queries as queries
 from anotador.services import sharing as sharing

@@ -150,8 +150,9 @@ def create_from(form: SignUpForm, first: bool) -> User:
 def sign_out() -> Response:
     form = ConfirmForm()
     if form.validate_on_submit():
-        logout_user()
+        # In this order: logout_user marks the remember cookie for clearing in the session.
         session.clear()
+        logout_user()
         flash(_("Signed out."), "success")
     return redirect(url_for("matches.index"), 303)
 

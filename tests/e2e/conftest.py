@@ -55,6 +55,9 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
     "locale": "es-AR",
+    # The offline tests (test_offline_outbox.py) allow the service worker; elsewhere it would
+    # fetch the engine's 13 MB in the background of every test, cut off when its context closes.
+    "service_workers": "block",
 }
 
 

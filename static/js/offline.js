@@ -1,0 +1,531 @@
+// Scoring without a connection: registers the service worker (static/js/sw.js), keeps the
+// outbox of hands saved without a connection and sends it, in order, when the signal returns.
+// The words come with the page (data-words on this script), so it speaks the page's language
+// offline. Queued hands live in localStorage: they outlive a closed tab or a killed browser.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var words = JSON.parse(script.dataset.words);
+  var OUTBOX = "anotador.outbox";
+  var DOCUMENTS = "anotador.documents";
+  var USED_KEYS = "anotador.used-keys";
+  var KEPT_KEYS = 200;
+  var RETRY_MS = 20000;
+
+  function read(name, fallback) {
+    try {
+      return JSON.parse(window.localStorage.getItem(name)) || fallback;
+    } catch (error) {
+      return fallback;
+    }
+  }
+
+  function write(name, value) {
+    window.localStorage.setItem(name, JSON.stringify(value));
+  }
+
+  function entries() { return read(OUTBOX, []); }
+
+  function ofMatch(match) {
+    return entries().filter(function (entry) { return entry.match === match; });
+  }
+
+  function update(change) {
+    var all = entries();
+    change(all);
+    write(OUTBOX, all);
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  function used(key) { return read(USED_KEYS, []).indexOf(key) >= 0; }
+
+  function markUsed(key) {
+    write(USED_KEYS, read(USED_KEYS, []).concat([key]).slice(-KEPT_KEYS));
+  }
+
+  // A score as the page writes it: "3.460" (es, it), "3,460" (en), a real minus, "+" if asked.
+  function points(value, signed) {
+    var text = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, words.thousands);
+    if (value < 0) return words.minus + text;
+    return (signed && value > 0 ? "+" : "") + text;
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function alertBefore(target, message) {
+    var old = document.getElementById("offline-alert");
+    if (old) old.remove();
+    var box = element("div", "alert");
+    box.id = "offline-alert";
+    box.setAttribute("role", "alert");
+    box.appendChild(element("p", "", message));
+    target.parentNode.insertBefore(box, target);
+    box.scrollIntoView({ block: "center" });
+  }
+
+  // The service worker, and what it should keep: this page's own files (their URLs as the
+  // page has them), this page when it was not yet controlled, and, never on a first visit,
+  // the engine's files in the background.
+  function worker() {
+    if (!("serviceWorker" in navigator)) return;
+    var controlled = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.register(script.dataset.worker).catch(function () {});
+    navigator.serviceWorker.ready.then(function (registration) {
+      var active = registration.active;
+      var urls = Array.prototype.map.call(
+        document.querySelectorAll("link[rel=stylesheet][href], link[rel=icon][href], link[rel=manifest][href], script[src]"),
+        function (node) { return node.href || node.src; }
+      );
+      active.postMessage({ type: "assets", urls: urls });
+      if (!controlled) active.postMessage({ type: "page", urls: [window.location.href] });
+      var idle = window.requestIdleCallback || function (callback) { return setTimeout(callback, 2000); };
+      if (controlled && window.anotadorEngine) {
+        idle(function () { active.postMessage({ type: "engine", urls: window.anotadorEngine.assetUrls() }); });
+      }
+    }).catch(function () {});
+  }
+
+  // The hand form: a match-file hand object from the inputs, by the map the server gave
+  // (views/offline.py offline_hand), the same reading as HandForm.to_hand.
+  function integer(raw) {
+    var text = raw.replace(/[\s\u00a0\u2009\u202f]+/g, "").replace("\u2212", "-");
+    if (/^[+-]?[0-9]{1,3}(?:\.[0-9]{3})+$/.test(text)) text = text.replace(/\./g, "");
+    if (!/^[+-]?[0-9]{1,12}$/.test(text)) throw new Error(words.notANumber);
+    return parseInt(text, 10);
+  }
+
+  function value(field, raw) {
+    if (field.type === "flag") return raw !== null;
+    if (raw === null) return null;
+    if (field.type === "count" || field.type === "points" || field.type === "signed_points") {
+      return raw.trim() ? integer(raw) : null;
+    }
+    return field.type === "text" ? raw.trim() : raw;
+  }
+
+  function toHand(form, info) {
+    var data = new FormData(form);
+    var sides = info.document.sides.map(function () { return {}; });
+    var hand = {};
+    var special = false;
+    var problem = null;
+    Object.keys(info.fields).forEach(function (name) {
+      var field = info.fields[name];
+      if (field.type === "closer") return;
+      var found;
+      try {
+        found = value(field, data.get(name));
+      } catch (error) {
+        problem = problem || { field: name, message: error.message };
+        return;
+      }
+      if (found === null || found === "" || found === false) return;
+      if (field.special) special = true;
+      if (field.side === undefined) hand[field.path] = found;
+      else sides[field.side][field.path] = found;
+    });
+    var closer = data.get("closer");
+    if (problem) return { problem: problem };
+    if (closer === null) return { problem: { field: "closer", message: words.chooseCloser } };
+    var end = info.fields.closer.end;
+    if (end && (closer === "special" || special)) {
+      hand.end = end;
+      hand.closer = null;
+    } else {
+      hand.end = closer === "none" ? "stock_out" : "closed";
+      hand.closer = closer === "none" ? null : parseInt(closer, 10);
+    }
+    hand.sides = sides;
+    return { hand: hand };
+  }
+
+  function keepDocument(info, version) {
+    var documents = read(DOCUMENTS, {});
+    var known = documents[info.match];
+    if (!known || known.version <= version) {
+      documents[info.match] = { document: info.document, version: version };
+      write(DOCUMENTS, documents);
+    }
+  }
+
+  function queue(form, info, hand) {
+    var keyInput = form.querySelector('input[name="request_key"]');
+    var documents = read(DOCUMENTS, {});
+    var base = documents[info.match] ? documents[info.match].document : info.document;
+    update(function (all) {
+      var waiting = all.filter(function (entry) { return entry.match === info.match; });
+      all.push({
+        match: info.match,
+        send: info.send,
+        planilla: info.planilla,
+        account: info.account,
+        key: keyInput.value,
+        number: base.hands.length + waiting.length + 1,
+        hand: hand,
+        state: "waiting"
+      });
+    });
+    markUsed(keyInput.value);
+    if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
+    window.location.assign(info.planilla);
+  }
+
+  // A copy of the form kept from before the hands now waiting: the number this one will be.
+  function numberHeading(info) {
+    var waiting = ofMatch(info.match).length;
+    var base = read(DOCUMENTS, {})[info.match].document;
+    var heading = document.querySelector(".hand-page h1");
+    if (waiting && heading) heading.textContent = words.hand + " " + (base.hands.length + waiting + 1);
+  }
+
+  function handForm() {
+    var form = document.getElementById("hand-form");
+    if (!form) return;
+    var block = document.getElementById("offline-hand");
+    if (!block) {
+      refuseOffline(form);
+      return;
+    }
+    var info = JSON.parse(block.textContent);
+    info.send = block.dataset.sendUrl;
+    var keyInput = form.querySelector('input[name="request_key"]');
+    var versionInput = form.querySelector('input[name="version"]');
+    // A copy of this form kept by the service worker carries a key already used.
+    if (used(keyInput.value)) keyInput.value = newKey();
+    keepDocument(info, parseInt(versionInput.value, 10) || 0);
+    numberHeading(info);
+    var busy = false;
+    var bypass = false;
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (bypass || (submitter && submitter.value && submitter.value !== "save")) return;
+      var converted = toHand(form, info);
+      if (!navigator.onLine) {
+        event.preventDefault();
+        if (converted.problem) {
+          event.stopImmediatePropagation();
+          alertBefore(form, converted.problem.message);
+        } else if (!busy) {
+          busy = true;
+          queue(form, info, converted.hand);
+        }
+        return;
+      }
+      if (converted.problem) return;  // the server says what is wrong, next to the field
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      var body = new FormData(form);
+      body.set("action", "save");
+      markUsed(keyInput.value);
+      fetch(window.location.href, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+        .then(function (response) {
+          if (response.type === "opaqueredirect") {
+            if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
+            window.location.assign(info.planilla);
+          } else {
+            // Refused (a field, a stale form): the server's page says why; the key keeps it once.
+            bypass = true;
+            HTMLFormElement.prototype.submit.call(form);
+          }
+        }, function () { queue(form, info, converted.hand); });
+    });
+  }
+
+  // Corrections, deletions and undo are not queued: without a connection they are refused,
+  // and what was typed stays on the form.
+  function refuseOffline(form) {
+    form.addEventListener("submit", function (event) {
+      if (navigator.onLine) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      alertBefore(form.closest("details") || form, words.editOffline);
+    });
+  }
+
+  // The planilla: the queued hands of this match as pending rows, with the totals and opening
+  // minimums the engine computes for the match file plus those hands; a conflict to settle.
+  function planillaMatch() {
+    var found = /\/partidas\/(\d+)$/.exec(window.location.pathname);
+    return found && document.querySelector(".planilla") ? parseInt(found[1], 10) : null;
+  }
+
+  function pendingRow(entry, scored, names) {
+    var row = element("details", "hand is-pending");
+    var summary = element("summary", "sheet-row");
+    var number = element("span", "hand-number");
+    number.appendChild(element("span", "visually-hidden", words.hand));
+    number.appendChild(document.createTextNode(" " + entry.number + " "));
+    number.appendChild(element("span", "pending-badge", words.pending));
+    summary.appendChild(number);
+    names.forEach(function (name, index) {
+      var cell = element("span", "cell");
+      cell.appendChild(element("span", "visually-hidden", name + ":"));
+      var side = scored && scored.sides[index];
+      cell.appendChild(element("span", "delta" + (side && side.score < 0 ? " is-negative" : ""), side ? points(side.score, true) : "…"));
+      cell.appendChild(element("span", "running", side ? points(side.total) : "…"));
+      summary.appendChild(cell);
+    });
+    row.appendChild(summary);
+    var detail = element("div", "breakdown");
+    detail.appendChild(element("p", "note", entry.state === "refused" ? words.refused + " " + entry.message : words.pendingNote));
+    if (entry.state === "refused") {
+      var drop = element("button", "button-danger", words.dropRefused);
+      drop.type = "button";
+      drop.addEventListener("click", function () { forget(entry.key); });
+      detail.appendChild(drop);
+    }
+    row.appendChild(detail);
+    if (entry.state === "refused") row.open = true;
+    return row;
+  }
+
+  function forget(key) {
+    update(function (all) {
+      var index = all.findIndex(function (entry) { return entry.key === key; });
+      if (index >= 0) all.splice(index, 1);
+    });
+    window.location.reload();
+  }
+
+  function showTotals(result, target) {
+    document.querySelectorAll(".planilla .score-side").forEach(function (side, index) {
+      var total = result.totals[index];
+      var toGo = side.querySelector(".to-target");
+      if (toGo && target) toGo.textContent = total >= target ? words.reached : words.toGo.replace("{}", points(target - total));
+      side.querySelector(".total").textContent = points(total);
+      side.querySelector(".total").dataset.total = total;
+      var minimum = result.opening_minimum[index];
+      var strong = side.querySelector(".minimum strong");
+      if (strong && minimum !== null) strong.textContent = points(minimum);
+      side.querySelector(".minimum").dataset.minimum = minimum === null ? "" : minimum;
+    });
+  }
+
+  function score(document) {
+    var engine = window.anotadorEngine;
+    if (!engine) return Promise.reject(new Error("no engine"));
+    return engine.start().then(function () { return engine.score(document); });
+  }
+
+  function drawPlanilla() {
+    var sheet = document.querySelector(".planilla");
+    var match = planillaMatch();
+    if (!sheet || match === null || sheet.dataset.outboxDrawn) return;
+    sheet.dataset.outboxDrawn = "1";
+    var mine = ofMatch(match);
+    if (!mine.length) return;
+    var known = read(DOCUMENTS, {})[match];
+    var names = Array.prototype.map.call(sheet.querySelectorAll(".score-side .side-name"), function (n) { return n.textContent; });
+    var list = sheet.querySelector(".sheet");
+    var empty = list.querySelector(".empty");
+    if (empty) empty.remove();
+    var note = element("p", "pending-note", words.pendingNote);
+    note.setAttribute("role", "status");
+    sheet.querySelector(".scoreboard").insertAdjacentElement("beforebegin", note);
+    var rows = mine.map(function (entry) {
+      var row = pendingRow(entry, null, names);
+      list.appendChild(row);
+      return row;
+    });
+    var conflicting = mine.find(function (entry) { return entry.state === "conflict"; });
+    if (conflicting) sheet.insertAdjacentElement("afterbegin", conflictPanel(conflicting));
+    if (!known) return;
+    // A hand the server refused is shown, not counted.
+    var counted = mine.filter(function (entry) { return entry.state !== "refused"; });
+    var hands = known.document.hands.concat(counted.map(function (entry) { return entry.hand; }));
+    var whole = Object.assign({}, known.document, { hands: hands });
+    score(whole).then(function (outcome) {
+      if (!outcome.result) throw new Error("refused");
+      var first = known.document.hands.length;
+      rows.forEach(function (row, index) {
+        var position = counted.indexOf(mine[index]);
+        if (position < 0) return;
+        row.replaceWith(pendingRow(mine[index], outcome.result.hands[first + position], names));
+      });
+      showTotals(outcome.result, (whole.options || {}).target);
+    }).catch(function () { note.textContent = words.pendingNote + " " + words.noEngine; });
+  }
+
+  function summaryColumn(title, hands) {
+    var column = element("section", "conflict-hand");
+    column.appendChild(element("h3", "", title));
+    hands.forEach(function (hand) {
+      column.appendChild(element("p", "ending", words.hand + " " + hand.number + ": " + hand.ending));
+      hand.sides.forEach(function (side) {
+        var list = element("dl");
+        list.appendChild(element("dt", "breakdown-side", side.name));
+        list.appendChild(element("dd", "", side.score));
+        side.counts.concat(side.parts).forEach(function (pair) {
+          list.appendChild(element("dt", "", pair[0]));
+          list.appendChild(element("dd", "", String(pair[1])));
+        });
+        column.appendChild(list);
+      });
+    });
+    return column;
+  }
+
+  function conflictPanel(entry) {
+    var conflict = entry.conflict;
+    var panel = element("section", "conflict");
+    panel.setAttribute("role", "alert");
+    panel.appendChild(element("h2", "", conflict.words.title));
+    var both = element("div", "conflict-hands");
+    both.appendChild(summaryColumn(conflict.words.theirs, conflict.theirs));
+    both.appendChild(summaryColumn(conflict.words.mine, [conflict.mine]));
+    panel.appendChild(both);
+    var actions = element("div", "actions");
+    [["append", conflict.words.append], ["replace", conflict.words.replace], ["drop", conflict.words.drop_mine]]
+      .forEach(function (choice) {
+        if (!choice[1]) return;
+        var button = element("button", choice[0] === "drop" ? "button-danger" : "button-secondary", choice[1]);
+        button.type = "button";
+        button.addEventListener("click", function () { choose(entry.key, choice[0]); });
+        actions.appendChild(button);
+      });
+    panel.appendChild(actions);
+    return panel;
+  }
+
+  function choose(key, choice) {
+    if (choice === "drop") {
+      forget(key);
+      return;
+    }
+    update(function (all) {
+      all.forEach(function (entry) {
+        if (entry.key !== key) return;
+        entry.resolution = choice;
+        entry.version = entry.conflict.version;
+        entry.state = "waiting";
+        delete entry.conflict;
+      });
+    });
+    // Sent, or (without a connection) waiting again as a pending row.
+    flush().then(function () { window.location.reload(); });
+  }
+
+  // The sender: the first waiting hand of each match, one at a time, in order; a conflict or
+  // a refusal stops that match's queue until a person chooses.
+  function sendNext(match) {
+    var entry = ofMatch(match)[0];
+    if (!entry || entry.state !== "waiting") return Promise.resolve(false);
+    return fetch(entry.send, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok || response.redirected) return refuse(entry, words.refusedAccess);
+        return response.json().then(function (state) {
+          if (state.account !== entry.account) return false;
+          var documents = read(DOCUMENTS, {});
+          documents[match] = { document: state.document, version: state.version };
+          write(DOCUMENTS, documents);
+          return post(entry, state.csrf_token);
+        });
+      });
+  }
+
+  function post(entry, token) {
+    var body = { request_key: entry.key, number: entry.number, hand: entry.hand };
+    if (entry.resolution) {
+      body.resolution = entry.resolution;
+      body.version = entry.version;
+    }
+    return fetch(entry.send, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      if (response.status >= 500) return false;
+      return response.json().catch(function () { return {}; }).then(function (answer) {
+        if (answer.status === "saved" || answer.status === "duplicate") return sent(entry, answer.number);
+        if (answer.status === "conflict") {
+          update(function (all) {
+            all.forEach(function (other) {
+              if (other.key !== entry.key) return;
+              other.state = "conflict";
+              other.conflict = answer;
+              delete other.resolution;
+            });
+          });
+          return false;
+        }
+        return refuse(entry, answer.message || words.refusedAccess);
+      });
+    });
+  }
+
+  function sent(entry, number) {
+    var shift = number - entry.number;
+    update(function (all) {
+      var index = all.findIndex(function (other) { return other.key === entry.key; });
+      if (index >= 0) all.splice(index, 1);
+      all.forEach(function (other) { if (other.match === entry.match) other.number += shift; });
+    });
+    var documents = read(DOCUMENTS, {});
+    if (documents[entry.match]) {
+      // As the server's: one more hand, one more version.
+      documents[entry.match].document.hands.push(entry.hand);
+      documents[entry.match].version += 1;
+      write(DOCUMENTS, documents);
+    }
+    return true;
+  }
+
+  function refuse(entry, message) {
+    update(function (all) {
+      all.forEach(function (other) {
+        if (other.key !== entry.key) return;
+        other.state = "refused";
+        other.message = message;
+      });
+    });
+    return false;
+  }
+
+  function sendMatch(match) {
+    return sendNext(match).then(function (more) { return more ? sendMatch(match) : null; });
+  }
+
+  var flushing = null;
+  function flush() {
+    if (flushing) return flushing;
+    var matches = entries().map(function (entry) { return entry.match; })
+      .filter(function (match, index, all) { return all.indexOf(match) === index; });
+    var here = planillaMatch();
+    var before = JSON.stringify(ofMatch(here));
+    var work = function () {
+      return matches.reduce(function (chain, match) {
+        return chain.then(function () { return sendMatch(match); });
+      }, Promise.resolve());
+    };
+    var locked = navigator.locks ? navigator.locks.request("anotador-outbox", work) : work();
+    flushing = locked.catch(function () {}).then(function () {
+      flushing = null;
+      // The planilla shows what the server stored, and what is left to choose.
+      if (here !== null && JSON.stringify(ofMatch(here)) !== before) window.location.reload();
+    });
+    return flushing;
+  }
+
+  worker();
+  handForm();
+  document.querySelectorAll("#undo-form, form[data-confirm]").forEach(refuseOffline);
+  drawPlanilla();
+  document.addEventListener("anotador:planilla-updated", drawPlanilla);
+  window.addEventListener("online", flush);
+  setInterval(function () {
+    if (navigator.onLine && entries().some(function (entry) { return entry.state === "waiting"; })) flush();
+  }, RETRY_MS);
+  if (navigator.onLine) flush();
+})();
