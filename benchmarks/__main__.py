@@ -13,6 +13,7 @@ MODULES = [
     "benchmarks.sheets",
     "benchmarks.history",
     "benchmarks.restore",
+    "benchmarks.club_night",
 ]
 
 for name in sys.argv[1:] or MODULES:
