@@ -61,8 +61,11 @@ def content_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def refresh_summary(match: Match, score: rules.MatchScore) -> None:
-    """Rewrite the derived columns from a fresh score (same transaction as the change)."""
+def refresh_summary(
+    match: Match, score: rules.MatchScore, hands: Sequence[dict[str, Any]] | None = None
+) -> None:
+    """Rewrite the derived columns from a fresh score (same transaction as the change);
+    ``hands``: the stored inputs of the match's hands when known (else its hands are read)."""
     match.totals = list(score.totals)
     match.winner = score.winner
     match.hand_count = len(score.hands)
@@ -70,4 +73,4 @@ def refresh_summary(match: Match, score: rules.MatchScore) -> None:
         match.status = "finished"
     else:
         match.status = "abandoned" if match.abandoned else "ongoing"
-    match.content_hash = content_hash(match_document(match))
+    match.content_hash = content_hash(match_document(match, hands))
