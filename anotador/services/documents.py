@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from anotador import rules
+from anotador import stats
 from anotador.models import Match
 from anotador.models import name_key
 
@@ -62,10 +63,14 @@ def content_hash(document: dict[str, Any]) -> str:
 
 
 def refresh_summary(
-    match: Match, score: rules.MatchScore, hands: Sequence[dict[str, Any]] | None = None
+    match: Match,
+    game: rules.Match,
+    score: rules.MatchScore,
+    hands: Sequence[dict[str, Any]] | None = None,
 ) -> None:
-    """Rewrite the derived columns from a fresh score (same transaction as the change);
-    ``hands``: the stored inputs of the match's hands when known (else its hands are read)."""
+    """Rewrite the derived columns, the sides' figures included, from a fresh reading and
+    score (same transaction as the change, after the version claim); ``hands``: the stored
+    inputs of the match's hands when known (else its hands are read)."""
     match.totals = list(score.totals)
     match.winner = score.winner
     match.hand_count = len(score.hands)
@@ -74,3 +79,16 @@ def refresh_summary(
     else:
         match.status = "abandoned" if match.abandoned else "ongoing"
     match.content_hash = content_hash(match_document(match, hands))
+    for side, figures in zip(match.sides, stored_figures(game, score, match.version), strict=True):
+        side.figures = figures
+
+
+def stored_figures(
+    game: rules.Match, score: rules.MatchScore, version: int
+) -> list[dict[str, Any]]:
+    """Each side's :class:`anotador.stats.SideFigures` as ``Side.figures`` stores them: with
+    the ``Match.version`` they belong to (statistics score a match whose figures are of
+    another version, so they are never stale)."""
+    return [
+        {**figures.to_document(), "version": version} for figures in stats.side_figures(game, score)
+    ]

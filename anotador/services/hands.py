@@ -182,7 +182,7 @@ def save_hands(
         return Outcome(conflict=True)
     try:
         inputs = tuple(apply(game))
-        refresh_summary(match, score, inputs)
+        refresh_summary(match, game, score, inputs)
         match_id, key = match.id, match_key(match)
         db.session.commit()
     except IntegrityError:

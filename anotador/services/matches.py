@@ -107,6 +107,7 @@ def create_match(
         return None, problems
     owner_id = owner_or_default(owner_id)
     match = Match(
+        version=0,  # now, not at the insert: the sides' figures are of this version
         variant=game.rules.variant.name,
         layout=game.rules.layout.name,
         settings=game.rules.settings(),
@@ -132,7 +133,7 @@ def create_match(
     for number, hand in enumerate(game.hands, start=1):
         match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
     db.session.add(match)
-    refresh_summary(match, rules.score_match(game))
+    refresh_summary(match, game, rules.score_match(game))
     if commit:
         db.session.commit()
         signals.changed("created", match.id)
@@ -163,7 +164,7 @@ def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
     if not claim_version(match, version):
         return False
     match.abandoned = abandoned
-    refresh_summary(match, scored.score, scored.inputs)
+    refresh_summary(match, scored.game, scored.score, scored.inputs)
     match_id = match.id
     db.session.commit()
     signals.changed("abandoned" if abandoned else "resumed", match_id)
