@@ -68,6 +68,7 @@ def test_the_side_figures_migration_fills_them_for_stored_matches(app: Flask):
     broken = create_stored_match(app, match_document(hands=hands))
     with app.app_context():
         written = dict(db.session.execute(sa.select(Side.id, Side.figures)).all())
+        db.session.remove()  # PostgreSQL: an open read would block the ALTER TABLE
         flask_migrate.downgrade(revision=BEFORE_SIDE_FIGURES)
         db.session.remove()
         columns = {c["name"] for c in sa.inspect(db.engine).get_columns("side")}

@@ -66,7 +66,7 @@ def test_the_cap_holds_across_threads_of_one_worker(app: Flask):
 def test_a_kept_sheet_serves_another_app_and_its_304(
     app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
 ):
-    first_app = app_factory()
+    first_app = app_factory(PDF_RENDER_PROCESS=True)  # drawn by the child process
     match_id = create_stored_match(first_app, finished_match())
     url = f"/partidas/{match_id}/planilla.pdf"
     drawn = signed_in(first_app).get(url)

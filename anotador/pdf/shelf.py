@@ -28,6 +28,8 @@ from typing import Any
 
 from flask import current_app
 
+from anotador.pdf import child
+
 try:
     import fcntl
 except ImportError:  # Windows: the cap holds per process only (anotador run: one process)
@@ -112,7 +114,11 @@ def give_back(handle: IO[str], number: int) -> None:
 
 
 def draw(request: dict[str, Any]) -> bytes:
-    """The PDF the child process draws for ``request`` (see :mod:`anotador.pdf.child`)."""
+    """The PDF the child process draws for ``request`` (see :mod:`anotador.pdf.child`);
+    drawn here instead with ``PDF_RENDER_PROCESS`` off (the tests: variants they register
+    exist in this process only)."""
+    if not current_app.config.get("PDF_RENDER_PROCESS", True):
+        return child.draw(request)
     try:
         done = subprocess.run(
             [sys.executable, "-m", "anotador.pdf.child"],
