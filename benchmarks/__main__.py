@@ -14,6 +14,7 @@ MODULES = [
     "benchmarks.history",
     "benchmarks.restore",
     "benchmarks.club_night",
+    "benchmarks.live",
 ]
 
 for name in sys.argv[1:] or MODULES:

@@ -171,8 +171,9 @@ def load(port: int, clients: list[Client], seconds: float) -> list[Sample]:
     return samples
 
 
-def getter(path: str, cookie: str | None = None, status: int = 200) -> Client:
+def getter(path: str, cookie: str | None = None, status: int = 200, **extra: str) -> Client:
     headers = {"Cookie": cookie} if cookie else {}
+    headers.update({name.replace("_", "-"): value for name, value in extra.items()})
 
     def get(conn: http.client.HTTPConnection) -> int:
         got = request(0, "GET", path, headers=headers, connection=conn)[0]
