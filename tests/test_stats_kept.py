@@ -77,7 +77,7 @@ def rescored(app: Flask) -> list[stats.MatchSummary]:
             }
             for match in matches
         }
-        fresh = statistics.rescore(matches, sides)
+        fresh = statistics.rescore([match.id for match in matches], sides)
         return [fresh[s.match_id] for s in with_figures if s.match_id in fresh]
 
 

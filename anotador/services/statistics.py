@@ -48,7 +48,10 @@ def summaries(
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
     selected = statement.with_only_columns(Match.id).scalar_subquery()
-    matches = list(db.session.scalars(statement.order_by(Match.played_on, Match.id)))
+    # Plain rows of the few columns a summary needs: ORM objects would cost more than the
+    # statistics themselves.
+    listed = statement.with_only_columns(*SUMMARY_COLUMNS).order_by(Match.played_on, Match.id)
+    matches = list(db.session.execute(listed))
     seats = db.session.execute(
         sa.select(
             Side.match_id, Side.position, Side.name, Side.figures, Seat.seat, Player.id, Player.name
@@ -71,7 +74,7 @@ def summaries(
         if any(not fresh(seated.figures, versions[match.id]) for seated in sides[match.id].values())
         or len(sides[match.id]) != len(match.totals)
     ]
-    rescored = rescore(stale, sides)
+    rescored = rescore([match.id for match in stale], sides)
     stale_ids = {match.id for match in stale}
     found = []
     for match in matches:
@@ -98,7 +101,19 @@ def fresh(figures: dict[str, Any] | None, version: int) -> bool:
     return figures is not None and figures.get("version") == version
 
 
-def stored_summary(match: Match, sides: dict[int, Seated]) -> stats.MatchSummary:
+#: The columns of ``match`` a stored summary is made of.
+SUMMARY_COLUMNS = (
+    Match.id,
+    Match.played_on,
+    Match.variant,
+    Match.status,
+    Match.winner,
+    Match.totals,
+    Match.version,
+)
+
+
+def stored_summary(match: Any, sides: dict[int, Seated]) -> stats.MatchSummary:
     """A match's summary from its columns and its sides' stored figures."""
     summary_sides = []
     for position, total in enumerate(match.totals):
@@ -113,16 +128,17 @@ def stored_summary(match: Match, sides: dict[int, Seated]) -> stats.MatchSummary
 
 
 def rescore(
-    matches: list[Match], sides: dict[int, dict[int, Seated]]
+    match_ids: list[int], sides: dict[int, dict[int, Seated]]
 ) -> dict[int, stats.MatchSummary]:
-    """Summaries of ``matches`` scored by the engine from their hands (one statement), by id;
-    a match the engine refuses has none."""
-    if not matches:
+    """Summaries of the matches ``match_ids`` scored by the engine from their hands (two
+    statements), by id; a match the engine refuses has none."""
+    if not match_ids:
         return {}
+    matches = list(db.session.scalars(sa.select(Match).where(Match.id.in_(match_ids))))
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
     statement = (
         sa.select(Hand.match_id, Hand.inputs)
-        .where(Hand.match_id.in_([match.id for match in matches]))
+        .where(Hand.match_id.in_(match_ids))
         .order_by(Hand.match_id, Hand.number)
     )
     for match_id, inputs in db.session.execute(statement):
