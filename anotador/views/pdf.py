@@ -17,6 +17,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint
 from flask import Flask
 from flask import Response
@@ -38,6 +39,7 @@ from anotador import signals
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.errors import render_error
+from anotador.extensions import db
 from anotador.i18n import problem_message
 from anotador.models import Match
 from anotador.pdf import shelf
@@ -140,9 +142,10 @@ def prepare_finished(app: Flask, match_ids: tuple[int, ...], change: str) -> Non
     if change not in FINISHING or not app.config.get("PDF_PREPARE_FINISHED", True):
         return
     orders = []
-    for match_id in match_ids:
+    finished = sa.select(Match.id).where(Match.id.in_(match_ids), Match.status == "finished")
+    for match_id in db.session.scalars(finished):  # most changes end nothing: one light read
         match = services.queries.load_match(match_id)
-        if match is not None and match.status == "finished":
+        if match is not None:
             lang = str(get_locale() or pdf.LANGUAGES[0])
             with contextlib.suppress(services.matches.StoredMatchInvalid):
                 orders.append(match_order(match, PAPERS["a4"], lang))
