@@ -9,9 +9,9 @@ changes (the large Pyodide files under ``static/vendor/pyodide/`` are read once,
 request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside the ``static``
 endpoint (a service worker, a manifest) are left as they are.
 
-Pages, styles, scripts and JSON are compressed with Flask-Compress (the encodings the client
-accepts) above a small size; downloads (PDF, backups, CSV) and Pyodide's WebAssembly and zip
-files are sent as they are (already compact, or too large to compress on every request).
+Pages and JSON answers are compressed with Flask-Compress (the encodings the client accepts)
+above a small size; streamed bodies (static files, exports) and downloads (PDF) are sent as
+they are.
 """
 
 from __future__ import annotations
@@ -65,6 +65,9 @@ def init_app(app: Flask) -> None:
     folder = Path(app.static_folder or "")
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    # Streamed bodies (static files, exports) stay as they are: Flask-Compress's stream
+    # path never closes the file it reads, and a static file is fetched once (immutable).
+    app.config.setdefault("COMPRESS_STREAMS", False)
     compress.init_app(app)
 
     @app.url_defaults
