@@ -8,6 +8,7 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 from werkzeug.routing import Map
 
+from anotador import assets
 from anotador import caching
 from anotador import commands
 from anotador import config
@@ -69,6 +70,7 @@ def create_app(
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter
     templating.register_template_helpers(app)
+    assets.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)

@@ -27,6 +27,7 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.models import name_key
+from anotador.services.documents import stored_figures
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ class NewMatch:
     match: dict[str, Any]
     sides: list[tuple[str, list[int]]]
     hands: list[dict[str, Any]]
+    #: Each side's ``Side.figures`` (:func:`figures_of`).
+    figures: list[dict[str, Any]]
+
+
+def figures_of(game: rules.Match, score: rules.MatchScore) -> list[dict[str, Any]]:
+    """The sides' stored figures of a new match (its version is 0)."""
+    return stored_figures(game, score, 0)
 
 
 def match_row(
@@ -120,9 +128,9 @@ def insert_matches(new: list[NewMatch]) -> list[int]:
     statement = table.insert().returning(table.c.id, sort_by_parameter_order=True)
     match_ids = list(connection.execute(statement, [item.match for item in new]).scalars())
     side_rows = [
-        {"match_id": match_id, "position": position, "name": name}
+        {"match_id": match_id, "position": position, "name": name, "figures": figures}
         for match_id, item in zip(match_ids, new, strict=True)
-        for position, (name, _) in enumerate(item.sides)
+        for position, ((name, _), figures) in enumerate(zip(item.sides, item.figures, strict=True))
     ]
     table = Side.__table__
     statement = table.insert().returning(table.c.id, sort_by_parameter_order=True)

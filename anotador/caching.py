@@ -3,7 +3,8 @@
 One :class:`Caches` per app (``app.extensions["anotador.caches"]``, made by the factory)
 holds the named caches:
 
-- ``scores``: the engine's reading and score of a match (``services.matches.score``);
+- ``scores``: the engine's reading and score of a match and its hands' stored inputs
+  (``services.matches.score``; a save reads nothing else of the hands before the changed one);
 - ``pages``: the rendered content of a match page (``views.matches.show``);
 - ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too.
 
@@ -57,7 +58,8 @@ class Cache(Protocol[T]):
 class Caches:
     """The app's named caches, made by ``backend(size, max_bytes=None)``."""
 
-    scores: Cache[tuple[rules.Match, rules.MatchScore]]
+    #: The engine's reading, its score and the stored inputs of the hands it read.
+    scores: Cache[tuple[rules.Match, rules.MatchScore, tuple[dict[str, Any], ...]]]
     pages: Cache[Markup]
     sheets: Cache[bytes]
 

@@ -165,7 +165,7 @@ def build(
     score = rules.score_match(match)
     document = rules.match_to_document(match)
     row = bulk.match_row(match, score, document, content_hash(document), owner_id=None)
-    return Demo(row, sides, document["hands"])
+    return Demo(row, sides, document["hands"], bulk.figures_of(match, score))
 
 
 def seed(

@@ -90,11 +90,23 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
-                event.listen(engine, "connect", _enable_sqlite_foreign_keys)
+                event.listen(engine, "connect", _prepare_sqlite_connection)
 
 
-def _enable_sqlite_foreign_keys(dbapi_connection: Any, connection_record: Any) -> None:
-    # SQLite ignores FOREIGN KEY constraints unless each connection asks for them.
+#: Milliseconds a SQLite connection waits for another's write to finish before it gives up
+#: ("database is locked"): longer than any save takes, shorter than a phone's patience.
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+
+def _prepare_sqlite_connection(dbapi_connection: Any, connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    # SQLite ignores FOREIGN KEY constraints unless each connection asks for them.
     cursor.execute("PRAGMA foreign_keys=ON")
+    # A server's threads and workers share one file: with the write-ahead log readers never
+    # block the writer nor it them, and a writer waits its turn instead of failing.
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # Safe with WAL (a power cut may lose the last commits, never corrupt the file), and a
+    # commit no longer waits for the disk twice.
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()

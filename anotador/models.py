@@ -208,6 +208,10 @@ class Side(Model):
     match_id: Mapped[int] = mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
     position: Mapped[int]
     name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
+    # Derived, like Match.totals: the side's figures over the match's hands for the
+    # statistics (stats.SideFigures as JSON, with the Match.version they were made at),
+    # rewritten in the same transaction as every change (services.documents.refresh_summary).
+    figures: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
 
     match: Mapped[Match] = relationship(back_populates="sides")
     seats: Mapped[list[Seat]] = relationship(

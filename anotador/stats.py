@@ -1,8 +1,9 @@
 """Statistics over plain per-match summaries: pure, no database, no Flask.
 
-A :class:`MatchSummary` is built by :func:`summarize` from the engine's scored match (each
-side's hand score is the sum of the engine's breakdown, the counts are the inputs the engine
-validated); everything else here only adds and compares those figures. A "team" is a set of
+A :class:`MatchSummary` holds each side's :class:`SideFigures`, made by :func:`side_figures`
+from the engine's scored match (each side's hand score is the sum of the engine's breakdown,
+the counts are the inputs the engine validated) and stored with the side; everything else
+here only adds and compares those figures. A "team" is a set of
 player ids: one player, or a pair of partners (who must sit on the same side).
 """
 
@@ -12,8 +13,10 @@ import datetime
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Sequence
+from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 
 from anotador import rules
 from anotador.rules import Role
@@ -37,11 +40,65 @@ class SideHand:
 
 
 @dataclass(frozen=True)
+class SideFigures:
+    """One side's figures over one match's hands: what the statistics add up. Stored with
+    the side (``Side.figures``, rewritten with every change to the match), so statistics
+    read them instead of scoring every match again."""
+
+    hands: int = 0
+    points: int = 0
+    closed: int = 0
+    clean: int = 0
+    dirty: int = 0
+    red_threes: int = 0
+    special_hands: int = 0
+    #: Canastas of each kind, by canasta field in the variant's order (none without hands).
+    kinds: tuple[tuple[str, int], ...] = ()
+    #: The side's best hand: its score and number (1-based; the first of equal ones).
+    best_score: int | None = None
+    best_number: int | None = None
+
+    @classmethod
+    def of(cls, hands: Sequence[SideHand]) -> SideFigures:
+        kinds: Counter[str] = Counter()
+        best: tuple[int, int] | None = None
+        for number, hand in enumerate(hands, start=1):
+            for kind, count in hand.kinds:
+                kinds[kind] += count
+            if best is None or hand.score > best[0]:
+                best = (hand.score, number)
+        return cls(
+            hands=len(hands),
+            points=sum(hand.score for hand in hands),
+            closed=sum(hand.closed for hand in hands),
+            clean=sum(hand.clean for hand in hands),
+            dirty=sum(hand.dirty for hand in hands),
+            red_threes=sum(hand.red_threes for hand in hands),
+            special_hands=sum(hand.special for hand in hands),
+            kinds=tuple(kinds.items()),
+            best_score=best[0] if best else None,
+            best_number=best[1] if best else None,
+        )
+
+    def to_document(self) -> dict[str, Any]:
+        """As stored (JSON)."""
+        document = asdict(self)
+        document["kinds"] = [list(pair) for pair in self.kinds]
+        return document
+
+    @classmethod
+    def from_document(cls, document: dict[str, Any]) -> SideFigures:
+        known = {name: document[name] for name in cls.__dataclass_fields__ if name in document}
+        known["kinds"] = tuple((str(kind), int(count)) for kind, count in known.get("kinds", ()))
+        return cls(**known)
+
+
+@dataclass(frozen=True)
 class SideSummary:
     name: str
     players: tuple[int, ...]
     total: int
-    hands: tuple[SideHand, ...]
+    figures: SideFigures
 
 
 @dataclass(frozen=True)
@@ -68,7 +125,19 @@ def summarize(
     score: rules.MatchScore,
     players: Sequence[Sequence[int]],
 ) -> MatchSummary:
-    """The summary of a match scored by the engine; ``players`` are the ids per side.
+    """The summary of a match scored by the engine; ``players`` are the ids per side."""
+    figures = side_figures(game, score)
+    sides = tuple(
+        SideSummary(info.name, tuple(players[index]), score.totals[index], figures[index])
+        for index, info in enumerate(game.sides)
+    )
+    return MatchSummary(
+        match_id, played_on, game.rules.variant.name, score.finished, score.winner, sides
+    )
+
+
+def side_figures(game: rules.Match, score: rules.MatchScore) -> list[SideFigures]:
+    """Each side's figures in a match scored by the engine.
 
     Clean and dirty canastas are the inputs with those roles (canastas also counted in another
     field, and those of other kinds, are neither)."""
@@ -79,25 +148,23 @@ def summarize(
     )
     kinds = game.rules.variant.canasta_fields
     special_fields = [spec.name for spec in roles.get(Role.SPECIAL_HAND, ())]
-    sides = []
-    for index, info in enumerate(game.sides):
-        hands = tuple(
-            SideHand(
-                score=scored.sides[index].score,
-                closed=hand.closer == index,
-                clean=sum(hand.sides[index].get(name, 0) for name in clean_fields),
-                dirty=sum(hand.sides[index].get(name, 0) for name in dirty_fields),
-                red_threes=sum(hand.sides[index].get(name, 0) for name in red_fields),
-                kinds=tuple((kind, hand.sides[index].get(kind, 0)) for kind in kinds),
-                special=any(hand.sides[index].get(name) is not None for name in special_fields),
-            )
-            for hand, scored in zip(game.hands, score.hands, strict=True)
+    return [
+        SideFigures.of(
+            [
+                SideHand(
+                    score=scored.sides[index].score,
+                    closed=hand.closer == index,
+                    clean=sum(hand.sides[index].get(name, 0) for name in clean_fields),
+                    dirty=sum(hand.sides[index].get(name, 0) for name in dirty_fields),
+                    red_threes=sum(hand.sides[index].get(name, 0) for name in red_fields),
+                    kinds=tuple((kind, hand.sides[index].get(kind, 0)) for kind in kinds),
+                    special=any(hand.sides[index].get(name) is not None for name in special_fields),
+                )
+                for hand, scored in zip(game.hands, score.hands, strict=True)
+            ]
         )
-        total = score.totals[index]
-        sides.append(SideSummary(info.name, tuple(players[index]), total, hands))
-    return MatchSummary(
-        match_id, played_on, game.rules.variant.name, score.finished, score.winner, tuple(sides)
-    )
+        for index in range(len(game.sides))
+    ]
 
 
 @dataclass(frozen=True)
@@ -173,25 +240,25 @@ def record(summaries: Iterable[MatchSummary], team: Team) -> Record:
         index = summary.side_of(team)
         if index is None:
             continue
-        side = summary.sides[index]
+        figures = summary.sides[index].figures
         matches += 1
         if summary.finished:
             finished += 1
             streak = streak + 1 if won(summary, index) else 0
             longest = max(longest, streak)
             wins += won(summary, index)
-        for number, hand in enumerate(side.hands, start=1):
-            hands += 1
-            points += hand.score
-            closed += hand.closed
-            clean += hand.clean
-            dirty += hand.dirty
-            red_threes += hand.red_threes
-            special += hand.special
-            for kind, count in hand.kinds:
-                kinds[kind] += count
-            if best is None or hand.score > best.score:
-                best = BestHand(hand.score, summary.match_id, number)
+        hands += figures.hands
+        points += figures.points
+        closed += figures.closed
+        clean += figures.clean
+        dirty += figures.dirty
+        red_threes += figures.red_threes
+        special += figures.special_hands
+        for kind, count in figures.kinds:
+            kinds[kind] += count
+        top, number = figures.best_score, figures.best_number
+        if top is not None and number is not None and (best is None or top > best.score):
+            best = BestHand(top, summary.match_id, number)
     return Record(
         matches=matches,
         finished=finished,

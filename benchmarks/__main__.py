@@ -15,6 +15,8 @@ MODULES = [
     "benchmarks.restore",
     "benchmarks.live",
     "benchmarks.offline_cache",
+    "benchmarks.club_night",
+    "benchmarks.server_pages",
 ]
 
 for name in sys.argv[1:] or MODULES:

@@ -67,6 +67,11 @@ def app_factory(tmp_path: Path) -> Iterator[AppFactory]:
     def build(*, account: bool = True, **overrides: Any) -> Flask:
         test_config = {
             "TESTING": True,
+            # No sheet drawn behind a test's back when a hand ends a match (test_pdf_shelf.py
+            # turns it on).
+            "PDF_PREPARE_FINISHED": False,
+            # Sheets drawn in the test's process (test_pdf_shelf.py checks the child's).
+            "PDF_RENDER_PROCESS": False,
             "WTF_CSRF_ENABLED": False,
             # Cheap hashes: the suite makes many accounts (the default is in test_accounts.py).
             "PASSWORD_HASH_METHOD": TEST_PASSWORD_HASH,

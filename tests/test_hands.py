@@ -509,7 +509,7 @@ def test_hand_page_first_load_is_light(client: FlaskClient, make_match: MakeMatc
     match_id = make_match("canastone", layout="6p-3x2", sides=sides)
     path = f"/partidas/{match_id}/manos/nueva"
     html = client.get(path).data
-    assets = re.findall(rb'(?:href|src)="(/static/[^"]+)"', html)
+    assets = re.findall(rb'(?:href|src)="(/static/[^"?]+)(?:\?v=[0-9a-f]+)?"', html)
     assert any(a.endswith(b"hand.js") for a in assets)
     assert not any(a.endswith((b".woff", b".woff2", b".ttf")) for a in assets)
     total = len(html)

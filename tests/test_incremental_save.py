@@ -6,6 +6,7 @@ the same cached reading. Also: hand form classes are shared, side names are not.
 from __future__ import annotations
 
 import copy
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -231,3 +232,23 @@ def test_form_classes_are_shared_and_names_are_not(app: Flask, client: FlaskClie
     assert "Comodines (50)" in second_page
     assert "Jokers (50)" in english
     assert "Comodines" not in english
+
+
+def test_a_warm_save_reads_none_of_the_earlier_hands(app: Flask, client: FlaskClient):
+    """With this version's reading cached, recording a hand posted by the form neither
+    reads the stored hands nor the match row again after its commit."""
+    match_id = create(app, [SMALL] * 30)
+    with app.app_context():
+        services.matches.score(load(match_id))
+        version = load(match_id).version
+    data = {**FORM, "version": str(version), "request_key": uuid.uuid4().hex, "action": "save"}
+    with count_statements(app) as statements:
+        response = client.post(f"/partidas/{match_id}/manos/nueva", data=data)
+    assert response.status_code == 302
+    hand_reads = [s for s in statements if s.startswith("SELECT") and "hand.inputs" in s]
+    match_reads = [s for s in statements if s.startswith('SELECT "match"')]
+    assert hand_reads == []
+    assert len(match_reads) == 1  # the access check's
+    with app.app_context():
+        assert load(match_id).hand_count == 31
+        assert snapshot(match_id)["version"] == version + 1

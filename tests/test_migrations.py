@@ -50,3 +50,39 @@ def test_a_table_rebuild_keeps_rows_and_their_references(app: Flask):
                 sa.text("SELECT player.name FROM seat JOIN player ON player.id = seat.player_id")
             ).scalars()
             assert list(seated) == ["José"]
+
+
+BEFORE_SIDE_FIGURES = "7a1c0de5f2b3"
+
+
+def test_the_side_figures_migration_fills_them_for_stored_matches(app: Flask):
+    """Down to before ``side.figures`` (the column goes) and up again: every stored match's
+    sides get the figures a save writes; a match the engine refuses gets none."""
+    from stored import create_stored_match
+    from stored import match_document
+
+    from anotador.models import Side
+
+    hands = [{"end": "stock_out", "sides": [{"table_points": 70, "hand_points": 10}] * 2}]
+    kept = create_stored_match(app, match_document(hands=hands * 3))
+    broken = create_stored_match(app, match_document(hands=hands))
+    with app.app_context():
+        written = dict(db.session.execute(sa.select(Side.id, Side.figures)).all())
+        db.session.remove()  # PostgreSQL: an open read would block the ALTER TABLE
+        flask_migrate.downgrade(revision=BEFORE_SIDE_FIGURES)
+        db.session.remove()
+        columns = {c["name"] for c in sa.inspect(db.engine).get_columns("side")}
+        assert "figures" not in columns
+        # Written outside the app: a hand the engine refuses.
+        db.session.execute(
+            sa.text("UPDATE hand SET inputs = :bad WHERE match_id = :id"),
+            {"bad": '{"end": "closed", "closer": 0, "sides": [{}, {}]}', "id": broken},
+        )
+        db.session.commit()
+        flask_migrate.upgrade()
+        db.session.remove()
+        rows = db.session.execute(sa.select(Side.id, Side.match_id, Side.figures)).all()
+    filled = {side_id: figures for side_id, match_id, figures in rows if match_id == kept}
+    assert filled == {side_id: written[side_id] for side_id in filled}
+    assert len(filled) == 2
+    assert [figures for _, match_id, figures in rows if match_id == broken] == [None, None]

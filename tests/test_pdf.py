@@ -21,6 +21,7 @@ from anotador import rules
 from anotador import services
 from anotador.cli import main
 from anotador.pdf import render
+from anotador.pdf import shelf
 from anotador.pdf.chart import progression_chart
 
 SIDES = [
@@ -410,7 +411,7 @@ def test_repeated_download_comes_from_the_cache(
     def refuse(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr(pdf, "render_match_sheet", refuse)
+    monkeypatch.setattr(shelf, "draw", refuse)
     second = client.get(f"/partidas/{match_id}/planilla.pdf")
     assert second.status_code == 200
     assert second.data == first.data

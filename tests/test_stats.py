@@ -82,12 +82,16 @@ def load(app: Flask, *players: int, **filters: Any) -> list[stats.MatchSummary]:
 
 def test_engine_agrees_with_the_hand_worked_scores(app: Flask, ids: dict[str, int]):
     summaries = load(app, ids["Ana"])
-    scores = [[[h.score for h in s.hands] for s in m.sides] for m in summaries]
-    assert scores == [
-        [[900, -50], [400, 1400]],
-        [[1500], [-180]],
-        [[1300], [70]],
-        [[80], [50]],
+    # Each side's hand scores were 900 and -50 against 400 and 1400, then one hand each.
+    figures = [
+        [(f.hands, f.points, f.best_score, f.best_number) for f in (s.figures for s in m.sides)]
+        for m in summaries
+    ]
+    assert figures == [
+        [(2, 850, 900, 1), (2, 1800, 1400, 2)],
+        [(1, 1500, 1500, 1), (1, -180, -180, 1)],
+        [(1, 1300, 1300, 1), (1, 70, 70, 1)],
+        [(1, 80, 80, 1), (1, 50, 50, 1)],
     ]
     assert [(m.finished, m.winner) for m in summaries] == [
         (True, 1),
@@ -152,8 +156,8 @@ def test_head_to_head_players_and_pairs(app: Flask, ids: dict[str, int]):
 
 
 def test_shared_and_three_sided_results_count_as_not_won():
-    hand = stats.SideHand(100, False, 0, 0, 0)
-    sides = tuple(stats.SideSummary(str(i), (i,), 100, (hand,)) for i in range(3))
+    figures = stats.SideFigures.of([stats.SideHand(100, False, 0, 0, 0)])
+    sides = tuple(stats.SideSummary(str(i), (i,), 100, figures) for i in range(3))
     shared = stats.MatchSummary(1, datetime.date(2024, 1, 1), "uruguaya", True, None, sides)
     third = stats.MatchSummary(2, datetime.date(2024, 1, 2), "uruguaya", True, 2, sides)
     result = stats.head_to_head([shared, third], frozenset([0]), frozenset([1]))

@@ -355,7 +355,8 @@ def store(pending: list[Incoming], target: Target, report: ImportReport) -> None
             for side in item.game.sides
         ]
         row = bulk.match_row(item.game, score, item.document, item.content_hash, target.owner_id)
-        rows.append(bulk.NewMatch(row, sides, item.document["hands"]))
+        figures = bulk.figures_of(item.game, score)
+        rows.append(bulk.NewMatch(row, sides, item.document["hands"], figures))
     created = bulk.insert_matches(rows)
     db.session.commit()
     signals.changed_many("imported", created)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from anotador import rules
+from anotador import stats
 from anotador.models import Match
 from anotador.models import name_key
 
@@ -61,8 +62,15 @@ def content_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def refresh_summary(match: Match, score: rules.MatchScore) -> None:
-    """Rewrite the derived columns from a fresh score (same transaction as the change)."""
+def refresh_summary(
+    match: Match,
+    game: rules.Match,
+    score: rules.MatchScore,
+    hands: Sequence[dict[str, Any]] | None = None,
+) -> None:
+    """Rewrite the derived columns, the sides' figures included, from a fresh reading and
+    score (same transaction as the change, after the version claim); ``hands``: the stored
+    inputs of the match's hands when known (else its hands are read)."""
     match.totals = list(score.totals)
     match.winner = score.winner
     match.hand_count = len(score.hands)
@@ -70,4 +78,17 @@ def refresh_summary(match: Match, score: rules.MatchScore) -> None:
         match.status = "finished"
     else:
         match.status = "abandoned" if match.abandoned else "ongoing"
-    match.content_hash = content_hash(match_document(match))
+    match.content_hash = content_hash(match_document(match, hands))
+    for side, figures in zip(match.sides, stored_figures(game, score, match.version), strict=True):
+        side.figures = figures
+
+
+def stored_figures(
+    game: rules.Match, score: rules.MatchScore, version: int
+) -> list[dict[str, Any]]:
+    """Each side's :class:`anotador.stats.SideFigures` as ``Side.figures`` stores them: with
+    the ``Match.version`` they belong to (statistics score a match whose figures are of
+    another version, so they are never stale)."""
+    return [
+        {**figures.to_document(), "version": version} for figures in stats.side_figures(game, score)
+    ]

@@ -43,26 +43,46 @@ def record_hand(
     match: Match, hand: dict[str, Any], version: int, request_key: str | None
 ) -> Outcome:
     """Add a hand at the end of the match."""
-    if request_key and any(h.request_key == request_key for h in match.hands):
-        number = next(h.number for h in match.hands if h.request_key == request_key)
-        return Outcome(duplicate=True, hand_number=number)
-    number = len(match.hands) + 1
+    if request_key:
+        saved = saved_with_key(match, request_key)
+        if saved is not None:
+            return Outcome(duplicate=True, hand_number=saved)
+    stored = stored_inputs(match)
+    number = len(stored) + 1
 
-    def apply(game: rules.Match) -> None:
-        stored = rules.hand_to_document(game.rules, game.hands[number - 1])
-        match.hands.append(Hand(number=number, inputs=stored, request_key=request_key))
+    def apply(game: rules.Match) -> list[dict[str, Any]]:
+        document = rules.hand_to_document(game.rules, game.hands[number - 1])
+        # Added beside the collection, not into it: a save never loads the earlier hands.
+        db.session.add(
+            Hand(match_id=match.id, number=number, inputs=document, request_key=request_key)
+        )
+        return [*stored, document]
 
     reading = changed_reading(match, number - 1, hand)
-    outcome = save_hands(match, None, version, number, apply, "hand_recorded", reading)
+    outcome = save_hands(match, version, number, apply, "hand_recorded", reading)
     if outcome.conflict and request_key:
         # The same form may have been saved by a parallel retry of this very request.
-        statement = sa.select(Hand.number).where(
-            Hand.match_id == match.id, Hand.request_key == request_key
-        )
-        saved = db.session.scalars(statement).first()
+        saved = saved_with_key(match, request_key)
         if saved is not None:
             return Outcome(duplicate=True, hand_number=saved)
     return outcome
+
+
+def saved_with_key(match: Match, request_key: str) -> int | None:
+    """The number of the match's hand saved with ``request_key``, if any (one indexed read)."""
+    statement = sa.select(Hand.number).where(
+        Hand.match_id == match.id, Hand.request_key == request_key
+    )
+    return db.session.scalars(statement).first()
+
+
+def stored_inputs(match: Match) -> tuple[dict[str, Any], ...]:
+    """The stored inputs of the match's hands: from the ``scores`` cache when it holds this
+    version, else read."""
+    found = cached(match)
+    if found is not None:
+        return found.inputs
+    return tuple(h.inputs for h in match.hands)
 
 
 def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> Outcome:
@@ -70,11 +90,13 @@ def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> 
     if not 1 <= number <= len(match.hands):
         raise IndexError(number)
 
-    def apply(game: rules.Match) -> None:
-        match.hands[number - 1].inputs = rules.hand_to_document(game.rules, game.hands[number - 1])
+    def apply(game: rules.Match) -> list[dict[str, Any]]:
+        document = rules.hand_to_document(game.rules, game.hands[number - 1])
+        match.hands[number - 1].inputs = document
+        return [h.inputs for h in match.hands]
 
     reading = changed_reading(match, number - 1, hand)
-    return save_hands(match, None, version, number, apply, "hand_edited", reading)
+    return save_hands(match, version, number, apply, "hand_edited", reading)
 
 
 def delete_hand(match: Match, number: int, version: int) -> Outcome:
@@ -82,7 +104,7 @@ def delete_hand(match: Match, number: int, version: int) -> Outcome:
     inputs = [h.inputs for h in match.hands]
     del inputs[number - 1]
 
-    def apply(game: rules.Match) -> None:
+    def apply(game: rules.Match) -> list[dict[str, Any]]:
         doomed = match.hands[number - 1]
         match.hands.remove(doomed)
         db.session.delete(doomed)
@@ -90,8 +112,9 @@ def delete_hand(match: Match, number: int, version: int) -> Outcome:
         for later in match.hands[number - 1 :]:
             later.number -= 1
             db.session.flush()
+        return inputs
 
-    return save_hands(match, inputs, version, None, apply, "hand_deleted")
+    return save_hands(match, version, None, apply, "hand_deleted", full_reading(match, inputs))
 
 
 def undo_last_hand(match: Match, version: int) -> Outcome:
@@ -141,28 +164,25 @@ def full_reading(match: Match, inputs: list[dict[str, Any]]) -> Reading:
 
 def save_hands(
     match: Match,
-    inputs: list[dict[str, Any]] | None,
     version: int,
     number: int | None,
-    apply: Callable[[rules.Match], None],
+    apply: Callable[[rules.Match], list[dict[str, Any]]],
     change: str,
-    reading: Reading | None = None,
+    reading: Reading,
 ) -> Outcome:
-    """Validate the match with ``inputs`` as its hands (or take ``reading``, the engine's
-    reading of the changed match: :func:`changed_reading`), then apply the change if nobody
-    else changed the match since ``version`` was read; ``change`` names it for
-    :data:`anotador.signals.match_changed`, sent once it is committed."""
-    if reading is None:
-        assert inputs is not None
-        reading = full_reading(match, inputs)
+    """Take ``reading`` (the engine's reading of the changed match: :func:`changed_reading`,
+    :func:`full_reading`), then apply the change if nobody else changed the match since
+    ``version`` was read; ``apply`` returns the stored inputs of every hand afterwards;
+    ``change`` names it for :data:`anotador.signals.match_changed`, sent once it is
+    committed."""
     game, score, problems = reading
     if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))
     if not claim_version(match, version):
         return Outcome(conflict=True)
     try:
-        apply(game)
-        refresh_summary(match, score)
+        inputs = tuple(apply(game))
+        refresh_summary(match, game, score, inputs)
         match_id, key = match.id, match_key(match)
         db.session.commit()
     except IntegrityError:
@@ -170,7 +190,7 @@ def save_hands(
         return Outcome(conflict=True)
     if key is not None:
         # The planilla the phone is sent to next finds the engine's work already done.
-        caches().scores.put(key, (game, score))
+        caches().scores.put(key, (game, score, inputs))
     signals.changed(change, match_id)
     return Outcome(problems=hand_problems(problems, number), hand_number=number)
 

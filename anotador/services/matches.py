@@ -32,6 +32,8 @@ class Scored:
     match: Match
     game: rules.Match
     score: rules.MatchScore
+    #: The stored inputs of its hands (what its content hash is made of), in order.
+    inputs: tuple[dict[str, Any], ...]
 
 
 class StoredMatchInvalid(Exception):
@@ -49,14 +51,15 @@ def score(match: Match) -> Scored:
     found = cached(match)
     if found is not None:
         return found
-    game, problems = rules.read_match(match_document(match))
+    inputs = tuple(hand.inputs for hand in match.hands)
+    game, problems = rules.read_match(match_document(match, inputs))
     if game is None:
         raise StoredMatchInvalid(match.id, problems)
     result = rules.score_match(game)
     key = match_key(match)
     if key is not None:
-        caches().scores.put(key, (game, result))
-    return Scored(match, game, result)
+        caches().scores.put(key, (game, result, inputs))
+    return Scored(match, game, result, inputs)
 
 
 def cached(match: Match) -> Scored | None:
@@ -66,7 +69,7 @@ def cached(match: Match) -> Scored | None:
     found = caches().scores.get(key) if key is not None else None
     if found is None:
         return None
-    game, result = found
+    game, result, inputs = found
     fresh = dataclasses.replace(
         game,
         sides=tuple(
@@ -77,7 +80,7 @@ def cached(match: Match) -> Scored | None:
         notes=match.notes or "",
         abandoned=match.abandoned,
     )
-    return Scored(match, fresh, result)
+    return Scored(match, fresh, result, inputs)
 
 
 def export_document(match: Match) -> dict[str, Any]:
@@ -104,6 +107,7 @@ def create_match(
         return None, problems
     owner_id = owner_or_default(owner_id)
     match = Match(
+        version=0,  # now, not at the insert: the sides' figures are of this version
         variant=game.rules.variant.name,
         layout=game.rules.layout.name,
         settings=game.rules.settings(),
@@ -129,7 +133,7 @@ def create_match(
     for number, hand in enumerate(game.hands, start=1):
         match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
     db.session.add(match)
-    refresh_summary(match, rules.score_match(game))
+    refresh_summary(match, game, rules.score_match(game))
     if commit:
         db.session.commit()
         signals.changed("created", match.id)
@@ -148,7 +152,8 @@ def claim_version(match: Match, version: int) -> bool:
     if claimed.rowcount != 1:
         db.session.rollback()
         return False
-    db.session.refresh(match, ["version"])
+    # What the row now holds, without reading it back.
+    sa.orm.attributes.set_committed_value(match, "version", version + 1)
     return True
 
 
@@ -159,7 +164,7 @@ def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
     if not claim_version(match, version):
         return False
     match.abandoned = abandoned
-    refresh_summary(match, scored.score)
+    refresh_summary(match, scored.game, scored.score, scored.inputs)
     match_id = match.id
     db.session.commit()
     signals.changed("abandoned" if abandoned else "resumed", match_id)

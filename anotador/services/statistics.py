@@ -1,8 +1,9 @@
-"""The statistics' reads: per-match summaries scored by the engine (offered by
-:mod:`anotador.services.queries` with the other reads)."""
+"""The statistics' reads: per-match summaries from the figures stored with each side
+(offered by :mod:`anotador.services.queries` with the other reads)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -31,10 +32,12 @@ def summaries(
     *,
     all_players: bool = False,
 ) -> list[stats.MatchSummary]:
-    """Per-match summaries (scored by the engine) of the matches ``scope`` sees where every
-    one of ``player_ids`` sat (any of them with ``all_players=False``), oldest first.
+    """Per-match summaries of the matches ``scope`` sees where every one of ``player_ids``
+    sat (any of them with ``all_players=False``), oldest first.
 
-    Three statements: the matches, their seats with players, their hands.
+    Two statements: the matches, their sides with their stored figures (``Side.figures``)
+    and seats with players. A match whose figures are missing or of another version (written
+    outside the app) is scored by the engine: its hands are read in one more statement.
     """
     ids = list(player_ids)
     filters = filters or Filters()
@@ -45,42 +48,120 @@ def summaries(
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
     selected = statement.with_only_columns(Match.id).scalar_subquery()
-    matches = list(db.session.scalars(statement.order_by(Match.played_on, Match.id)))
+    # Plain rows of the few columns a summary needs: ORM objects would cost more than the
+    # statistics themselves.
+    listed = statement.with_only_columns(*SUMMARY_COLUMNS).order_by(Match.played_on, Match.id)
+    matches = list(db.session.execute(listed))
     seats = db.session.execute(
-        sa.select(Side.match_id, Side.position, Side.name, Seat.seat, Player.id, Player.name)
-        .join(Seat, Seat.side_id == Side.id)
-        .join(Player, Player.id == Seat.player_id)
+        sa.select(
+            Side.match_id, Side.position, Side.name, Side.figures, Seat.seat, Player.id, Player.name
+        )
+        .outerjoin(Seat, Seat.side_id == Side.id)
+        .outerjoin(Player, Player.id == Seat.player_id)
         .where(Side.match_id.in_(selected))
         .order_by(Side.match_id, Side.position, Seat.seat)
     )
-    sides: dict[int, dict[int, tuple[str, list[tuple[int, str]]]]] = defaultdict(dict)
-    for match_id, position, side_name, _, player_id, player_name in seats:
-        sides[match_id].setdefault(position, (side_name, []))[1].append((player_id, player_name))
+    sides: dict[int, dict[int, Seated]] = defaultdict(dict)
+    for match_id, position, side_name, figures, _, player_id, player_name in seats:
+        seated = sides[match_id].setdefault(position, Seated(side_name, figures, [], []))
+        if player_id is not None:  # a side may have nobody seated (a blank sheet's)
+            seated.players.append(player_id)
+            seated.names.append(player_name)
+    versions = {match.id: match.version for match in matches}
+    stale = [
+        match
+        for match in matches
+        if any(not fresh(seated.figures, versions[match.id]) for seated in sides[match.id].values())
+        or len(sides[match.id]) != len(match.totals)
+    ]
+    rescored = rescore([match.id for match in stale], sides)
+    stale_ids = {match.id for match in stale}
+    found = []
+    for match in matches:
+        if match.id in stale_ids:
+            summary = rescored.get(match.id)  # None: the engine refuses what is stored
+        else:
+            summary = stored_summary(match, sides[match.id])
+        if summary is not None:
+            found.append(summary)
+    return found
+
+
+@dataclasses.dataclass
+class Seated:
+    """A side as the statistics read it: its name, stored figures, player ids and names."""
+
+    name: str
+    figures: dict[str, Any] | None
+    players: list[int]
+    names: list[str]
+
+
+def fresh(figures: dict[str, Any] | None, version: int) -> bool:
+    return figures is not None and figures.get("version") == version
+
+
+#: The columns of ``match`` a stored summary is made of.
+SUMMARY_COLUMNS = (
+    Match.id,
+    Match.played_on,
+    Match.variant,
+    Match.status,
+    Match.winner,
+    Match.totals,
+    Match.version,
+)
+
+
+def stored_summary(match: Any, sides: dict[int, Seated]) -> stats.MatchSummary:
+    """A match's summary from its columns and its sides' stored figures."""
+    summary_sides = []
+    for position, total in enumerate(match.totals):
+        seated = sides[position]
+        assert seated.figures is not None
+        figures = stats.SideFigures.from_document(seated.figures)
+        summary_sides.append(stats.SideSummary(seated.name, tuple(seated.players), total, figures))
+    finished = match.status == "finished"
+    return stats.MatchSummary(
+        match.id, match.played_on, match.variant, finished, match.winner, tuple(summary_sides)
+    )
+
+
+def rescore(
+    match_ids: list[int], sides: dict[int, dict[int, Seated]]
+) -> dict[int, stats.MatchSummary]:
+    """Summaries of the matches ``match_ids`` scored by the engine from their hands (two
+    statements), by id; a match the engine refuses has none."""
+    if not match_ids:
+        return {}
+    matches = list(db.session.scalars(sa.select(Match).where(Match.id.in_(match_ids))))
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
     statement = (
         sa.select(Hand.match_id, Hand.inputs)
-        .where(Hand.match_id.in_(selected))
+        .where(Hand.match_id.in_(match_ids))
         .order_by(Hand.match_id, Hand.number)
     )
     for match_id, inputs in db.session.execute(statement):
         hands[match_id].append(inputs)
-    return [
-        summary
-        for match in matches
-        if (summary := summarize(match, sides[match.id], hands[match.id])) is not None
-    ]
+    scored = {}
+    for match in matches:
+        summary = summarize(match, sides[match.id], hands[match.id])
+        if summary is not None:
+            scored[match.id] = summary
+    return scored
 
 
 def summarize(
-    match: Match,
-    sides: dict[int, tuple[str, list[tuple[int, str]]]],
-    hands: list[dict[str, Any]],
+    match: Match, sides: dict[int, Seated], hands: list[dict[str, Any]]
 ) -> stats.MatchSummary | None:
     """One stored match scored by the engine (None if the engine refuses it)."""
-    ordered = [sides.get(position, ("", [])) for position in range(len(match.totals))]
-    named = [{"name": name, "players": [p for _, p in seated]} for name, seated in ordered]
+    ordered = [sides.get(position) for position in range(len(match.totals))]
+    named = [
+        {"name": seated.name if seated else "", "players": seated.names if seated else []}
+        for seated in ordered
+    ]
     game, _ = rules.read_match(document_of(match, named, hands))
     if game is None:
         return None
-    players = [tuple(player_id for player_id, _ in seated) for _, seated in ordered]
+    players = [tuple(seated.players) if seated else () for seated in ordered]
     return stats.summarize(match.id, match.played_on, game, rules.score_match(game), players)

@@ -110,6 +110,8 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         form.show_problems(every_problem(form, scored, number)[1])
         return render(form, scored, number, status=422)
     match, hand, version = scored.match, form.to_hand(), form.version_number()
+    # Read before the save: the commit expires the row, and reading it again costs a query.
+    match_id = match.id
     if number is None:
         try:
             key = form.key()
@@ -123,9 +125,9 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         outcome = services.hands.edit_hand(match, number, hand, version)
     if outcome.duplicate:
         flash(_("This hand was already saved."), "success")
-        return redirect(match_page(match.id))
+        return redirect(match_page(match_id))
     if outcome.conflict:
-        return stale(form, match.id, number)
+        return stale(form, match_id, number)
     form.show_problems(outcome.problems)
     if not outcome.ok:
         form.show_problems(every_problem(form, scored, number)[1])
@@ -137,7 +139,7 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         flash(_("Hand %(number)d corrected.", number=shown), "success")
     for message in form.hand_warnings + sum(form.field_warnings.values(), []):
         flash(message, "warning")
-    return redirect(match_page(match.id))
+    return redirect(match_page(match_id))
 
 
 def stale(form: HandForm, match_id: int, number: int | None) -> Page:

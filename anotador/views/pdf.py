@@ -1,22 +1,31 @@
 """Printed score sheets as PDF downloads: a match's planilla and blank planillas.
 
 A sheet depends only on one state of its match (``caching.match_key`` and the names shown),
-the paper, the language and the sheet's files, so the rendered PDF is kept in the app's
-``sheets`` cache under that key and served with the key as ETag: a repeated download of an
-unchanged match costs one light query and a hash, and a browser that already has it gets a
-304.
+the paper, the language and the sheet's files, so the rendered PDF is kept under that key,
+in this worker's ``sheets`` cache and in the instance folder for every worker
+(``pdf.shelf``), and served with the key as ETag: a repeated download of an unchanged match
+costs one light query and a hash, and a browser that already has it gets a 304. A sheet is
+drawn in a child process within a cap on renders at once (beyond it the page says it is
+being prepared and asks again by itself), and in the background when a hand ends a match.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from collections.abc import Mapping
+from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint
+from flask import Flask
 from flask import Response
 from flask import abort
+from flask import current_app
 from flask import render_template
 from flask import request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext
 
@@ -26,10 +35,14 @@ from anotador import labels
 from anotador import pdf
 from anotador import rules
 from anotador import services
+from anotador import signals
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.errors import render_error
+from anotador.extensions import db
 from anotador.i18n import problem_message
+from anotador.models import Match
+from anotador.pdf import shelf
 from anotador.rules.variant import MAX_TARGET
 
 bp = Blueprint("pdf", __name__)
@@ -57,20 +70,29 @@ def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
 
 
 def pdf_response(
-    key: str | None, filename: str, render: Callable[[], tuple[bytes, str | None]]
-) -> Response:
-    """The PDF under ``key``: 304 when the browser has it, from the ``sheets`` cache, or
-    rendered (``render`` gives the PDF and the key of what it drew). No key, no cache and
-    no ETag (a match without a content hash)."""
+    key: str | None, filename: str, order: Callable[[], tuple[dict[str, Any], str | None]]
+) -> Response | tuple[str, int, dict[str, str]]:
+    """The PDF under ``key``: 304 when the browser has it, from this worker's ``sheets``
+    cache or the sheets every worker keeps (``pdf.shelf``), else drawn in a child process
+    (``order`` gives what to draw, for ``pdf.child``, and the key of what it draws) when a
+    render slot is free, else the "preparing" page. No key, no cache and no ETag (a match
+    without a content hash)."""
     if key is not None and key[:40] in request.if_none_match:
         response = Response(status=304)
     else:
         cache = caches().sheets
-        sheet = cache.get(key) if key is not None else None
+        sheet = None if key is None else cache.get(key) or shelf.kept(key)
         if sheet is None:
-            sheet, key = render()
-            if key is not None:
-                cache.put(key, sheet)
+            wanted, key = order()
+            try:
+                sheet = shelf.draw_and_keep(key, wanted)
+            except shelf.RenderFailed:
+                current_app.logger.exception("a sheet could not be drawn")
+                return preparing()
+            if sheet is None:
+                return preparing()
+        if key is not None:
+            cache.put(key, sheet)
         response = Response(sheet, mimetype="application/pdf")
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     if key is not None:
@@ -78,6 +100,13 @@ def pdf_response(
     # Revalidate every time: an edited hand changes the sheet, and the ETag with it.
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def preparing() -> tuple[str, int, dict[str, str]]:
+    """Every render slot is busy: come back in a few seconds (the page asks again by itself)."""
+    retry = shelf.RETRY_SECONDS
+    page = render_template("sheets/preparing.html", retry=retry)
+    return page, 503, {"Retry-After": str(retry), "Cache-Control": "no-store"}
 
 
 def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
@@ -88,7 +117,7 @@ def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -
 
 
 @bp.get("/partidas/<id:match_id>/planilla.pdf")
-def match_sheet(match_id: int) -> Response | tuple[str, int]:
+def match_sheet(match_id: int) -> ResponseReturnValue:
     """The match's score sheet (``?papel=a4|carta``, ``?idioma=es|en|it``)."""
     try:
         paper, lang = paper_and_lang(request.args)
@@ -96,22 +125,60 @@ def match_sheet(match_id: int) -> Response | tuple[str, int]:
         return render_error(400, str(error))
     state, _level = access.state_for(match_id, access.Level.READ)
 
-    def render() -> tuple[bytes, str | None]:
+    def order() -> tuple[dict[str, Any], str | None]:
         match = services.queries.load_match(match_id)
         if match is None:  # deleted since
             abort(404)
-        # A match the engine refuses raises StoredMatchInvalid: errors.py answers with the
-        # page that says what is wrong (409).
-        scored = services.matches.score(match)
-        sheet = pdf.render_match_sheet(scored.game, scored.score, paper=paper, lang=lang)
-        # Keyed on what was drawn (the match may have changed since its state was read).
-        return sheet, match_sheet_key(services.queries.state_of(match), paper, lang)
+        return match_order(match, paper, lang)
 
-    return pdf_response(match_sheet_key(state, paper, lang), f"planilla-{match_id}.pdf", render)
+    return pdf_response(match_sheet_key(state, paper, lang), f"planilla-{match_id}.pdf", order)
+
+
+@signals.match_changed.connect
+def prepare_finished(app: Flask, match_ids: tuple[int, ...], change: str) -> None:
+    """A hand that ends a match: draw its sheet now, in the background (after the commit,
+    in a free render slot: none free, it is drawn when asked for), so the download that
+    usually follows finds it ready. In the language of the phone that ended it, on A4."""
+    if change not in FINISHING or not app.config.get("PDF_PREPARE_FINISHED", True):
+        return
+    orders = []
+    finished = sa.select(Match.id).where(Match.id.in_(match_ids), Match.status == "finished")
+    for match_id in db.session.scalars(finished):  # most changes end nothing: one light read
+        match = services.queries.load_match(match_id)
+        if match is not None:
+            lang = str(get_locale() or pdf.LANGUAGES[0])
+            with contextlib.suppress(services.matches.StoredMatchInvalid):
+                orders.append(match_order(match, PAPERS["a4"], lang))
+    for wanted, key in orders:
+        if key is not None and shelf.kept(key) is None:
+            threading.Thread(target=draw_in_background, args=(app, key, wanted)).start()
+
+
+#: The changes that can end a match.
+FINISHING = ("hand_recorded", "hand_edited", "hand_deleted", "resumed")
+
+
+def draw_in_background(app: Flask, key: str, wanted: dict[str, Any]) -> None:
+    with app.app_context():
+        try:
+            shelf.draw_and_keep(key, wanted)
+        except shelf.RenderFailed:
+            app.logger.exception("a finished match's sheet could not be drawn")
+
+
+def match_order(match: Match, paper: str, lang: str) -> tuple[dict[str, Any], str | None]:
+    """What the child process draws for a match's sheet, and its key."""
+    # A match the engine refuses raises StoredMatchInvalid: errors.py answers with the
+    # page that says what is wrong (409).
+    scored = services.matches.score(match)
+    document = rules.match_to_document(scored.game)
+    wanted = {"kind": "match", "document": document, "paper": paper, "lang": lang}
+    # Keyed on what is drawn (the match may have changed since its state was read).
+    return wanted, match_sheet_key(services.queries.state_of(match), paper, lang)
 
 
 @bp.get("/planillas/en-blanco")
-def blank_sheet() -> Response | tuple[str, int] | str:
+def blank_sheet() -> ResponseReturnValue:
     """With ``variante`` and ``disposicion``: a blank sheet as PDF; without: the form."""
     if "variante" not in request.args:
         return render_template("sheets/blank_form.html", **form_context())
@@ -126,11 +193,15 @@ def blank_sheet() -> Response | tuple[str, int] | str:
         return render_template("sheets/blank_form.html", error=message, **form_context()), 400
     key = pdf.sheet_key({"blank": [variant, layout, target]}, "blank", paper, lang)
     filename = f"planilla-{variant}-{layout}.pdf"
-    return pdf_response(
-        key,
-        filename,
-        lambda: (pdf.render_blank_sheet(variant, layout, target, lang, paper=paper), key),
-    )
+    wanted = {
+        "kind": "blank",
+        "variant": variant,
+        "layout": layout,
+        "target": target,
+        "paper": paper,
+        "lang": lang,
+    }
+    return pdf_response(key, filename, lambda: (wanted, key))
 
 
 def blank_parameters(args: Mapping[str, str]) -> tuple[str, str, int | None]:

@@ -1,0 +1,152 @@
+"""The real server's pages as ratios to ``/healthz`` in the same run (issue 14's targets).
+
+gunicorn on loopback (``benchmarks.server``: the production settings, 2 workers of 4 threads)
+on a temporary SQLite database (``BENCH_DATABASE_URL`` for PostgreSQL) seeded with a player
+who played 100 finished matches, 12 more finished matches whose sheets nobody drew yet and a
+40-hand match. Each route is loaded by 4 client threads for a few seconds, the routes one
+after the other, ``/healthz`` first and again last; every figure is the route's median (with
+its interquartile range) over the median of ``/healthz``, beside its target. Then 10 cold
+PDFs are asked for at once while 2 clients keep asking for ``/healthz``: its p99 (target
+under 50 ms) and how the PDFs were answered (200 drawn, 503 "preparing"; never a 500).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from anotador import services
+from benchmarks import server
+
+SECONDS = 3.0
+CLIENTS = 4
+STATS_MATCHES = 100
+COLD_PDFS = 10
+#: (label, target ratio to /healthz; None: shown only)
+TARGETS = {
+    "404 page": None,
+    "home": 5.0,
+    "history": 5.0,
+    "match page, 40 hands, warm": None,
+    "player statistics, 100 matches": 5.0,
+    "cached PDF": 1.5,
+    "PDF 304": 1.5,
+}
+WON = {
+    "end": "closed",
+    "closer": 0,
+    "sides": [{"clean": 1, "table_points": 900, "hand_points": 0, "adjustment": 3000}, {}],
+}
+
+
+def hand(number: int) -> dict[str, Any]:
+    table = 50 + 5 * (number % 7)
+    return {
+        "end": "stock_out",
+        "sides": [
+            {"table_points": table, "hand_points": 40},
+            {"table_points": 60, "hand_points": 45},
+        ],
+    }
+
+
+def document(hands: list[dict[str, Any]], rival: str) -> dict[str, Any]:
+    return {
+        "format": "anotador-match/1",
+        "variant": "uruguaya",
+        "layout": "4p",
+        "sides": [
+            {"name": "Nosotros", "players": ["Ana", "Carla"]},
+            {"name": "Ellos", "players": [rival, "Dani"]},
+        ],
+        "hands": hands,
+    }
+
+
+def seed(app: Any) -> dict[str, Any]:
+    user = services.accounts.create_account("Club", "a benchmark password")
+
+    def store(hands: list[dict[str, Any]], rival: str) -> int:
+        match, problems = services.matches.create_match(document(hands, rival), 0, owner_id=user.id)
+        assert match is not None, problems
+        return match.id
+
+    finished = [
+        store([hand(n) for n in range(8)] + [WON], f"Beto {n % 9}") for n in range(STATS_MATCHES)
+    ]
+    cold = [store([hand(n) for n in range(12)] + [WON], "Eva") for _ in range(COLD_PDFS + 2)]
+    long = store([hand(n) for n in range(40)], "Beto")
+    ana = services.queries.find_player(services.scope.Scope(user.id), "Ana")
+    assert ana is not None
+    return {"user": user.get_id(), "ana": ana.id, "long": long, "pdf": finished[0], "cold": cold}
+
+
+def run() -> list[str]:
+    with server.LiveServer(seed, workers=2, threads=4) as live:
+        seeded = live.seeded
+        cookie = live.cookie(seeded["user"])
+        pdf = f"/partidas/{seeded['pdf']}/planilla.pdf"
+        status, headers, _ = server.request(live.port, "GET", pdf, headers={"Cookie": cookie})
+        etag = headers.get("etag", "")
+        routes = {
+            "404 page": server.getter("/no-such-page", cookie, 404),
+            "home": server.getter("/", cookie),
+            "history": server.getter("/historial", cookie),
+            "match page, 40 hands, warm": server.getter(f"/partidas/{seeded['long']}", cookie),
+            "player statistics, 100 matches": server.getter(f"/jugadores/{seeded['ana']}", cookie),
+            "cached PDF": server.getter(pdf, cookie),
+            "PDF 304": server.getter(pdf, cookie, 304, If_None_Match=etag),
+        }
+        figures = {
+            "healthz": server.measure(live.port, [server.getter("/healthz")] * CLIENTS, SECONDS)
+        }
+        for name, client in routes.items():
+            figures[name] = server.measure(live.port, [client] * CLIENTS, SECONDS)
+        last = server.measure(live.port, [server.getter("/healthz")] * CLIENTS, SECONDS)
+        storm = cold_storm(live.port, cookie, seeded["cold"])
+    healthz = (figures["healthz"].median + last.median) / 2
+    lines = [
+        f"real server (gunicorn 2 workers x 4 threads, {CLIENTS} clients per route, "
+        f"{SECONDS:.0f} s each; PDF first drawn: {status}):",
+        f"  /healthz: {figures['healthz'].text()}; at the end {last.text()}",
+    ]
+    for name, target in TARGETS.items():
+        ratio = figures[name].median / healthz
+        aim = f"{server.verdict(ratio, target)}; target <= {target}x" if target else "no target"
+        lines.append(f"  {name}: {figures[name].text()}; {ratio:.1f}x /healthz ({aim})")
+    warm, page404 = figures["match page, 40 hands, warm"].median, figures["404 page"].median
+    lines.append(
+        f"  match page vs 404 page: {warm / page404:.2f}x "
+        f"({server.verdict(warm / page404, 1.5)}; target <= 1.5x)"
+    )
+    lines.append(storm)
+    errors = sum(figure.errors for figure in figures.values())
+    lines.append(
+        f"  server errors in the run: {errors} ({'ok' if errors == 0 else 'OVER'}; target 0)"
+    )
+    return lines
+
+
+def cold_storm(port: int, cookie: str, match_ids: list[int]) -> str:
+    """10 cold PDFs at once, /healthz asked meanwhile by 2 clients."""
+    answers: list[int] = []
+    lock = threading.Lock()
+
+    def ask(match_id: int) -> None:
+        got = server.request(
+            port, "GET", f"/partidas/{match_id}/planilla.pdf", headers={"Cookie": cookie}
+        )[0]
+        with lock:
+            answers.append(got)
+
+    threads = [threading.Thread(target=ask, args=(match_id,)) for match_id in match_ids[:COLD_PDFS]]
+    for thread in threads:
+        thread.start()
+    during = server.measure(port, [server.getter("/healthz")] * 2, 3.0)
+    for thread in threads:
+        thread.join()
+    counts = {status: answers.count(status) for status in sorted(set(answers))}
+    return (
+        f"  {COLD_PDFS} cold PDFs at once: answered {counts}; /healthz meanwhile {during.text()} "
+        f"(p99 {server.verdict(during.p99, 50)}; target < 50 ms)"
+    )
