@@ -85,14 +85,20 @@ def stored_inputs(match: Match) -> tuple[dict[str, Any], ...]:
     return tuple(h.inputs for h in match.hands)
 
 
-def edit_hand(match: Match, number: int, hand: dict[str, Any], version: int) -> Outcome:
-    """Replace the inputs of hand ``number``; every later figure is recomputed."""
+def edit_hand(
+    match: Match, number: int, hand: dict[str, Any], version: int, request_key: str | None = None
+) -> Outcome:
+    """Replace the inputs of hand ``number``; every later figure is recomputed. With a
+    ``request_key``, the hand takes it (a phone's queued hand that replaces another, so that
+    a retried send is recognised as done)."""
     if not 1 <= number <= len(match.hands):
         raise IndexError(number)
 
     def apply(game: rules.Match) -> list[dict[str, Any]]:
         document = rules.hand_to_document(game.rules, game.hands[number - 1])
         match.hands[number - 1].inputs = document
+        if request_key:
+            match.hands[number - 1].request_key = request_key
         return [h.inputs for h in match.hands]
 
     reading = changed_reading(match, number - 1, hand)

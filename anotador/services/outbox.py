@@ -13,16 +13,12 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-import sqlalchemy as sa
-
-from anotador import rules
 from anotador.extensions import db
-from anotador.models import Hand
 from anotador.models import Match
 from anotador.services.hands import Outcome
-from anotador.services.hands import changed_reading
+from anotador.services.hands import edit_hand
 from anotador.services.hands import record_hand
-from anotador.services.hands import save_hands
+from anotador.services.hands import saved_with_key
 
 #: How a sender settles a conflict: mine after theirs, or mine in place of theirs.
 RESOLUTIONS = ("append", "replace")
@@ -56,7 +52,7 @@ def send_hand(
     ``version``, the state the person chose from."""
     for _attempt in range(ATTEMPTS):
         match = load()
-        saved = saved_as(match, key)
+        saved = saved_with_key(match, key)
         if saved is not None:
             return Sent(Outcome(duplicate=True, hand_number=saved))
         if resolution is None and len(match.hands) != number - 1:
@@ -66,32 +62,10 @@ def send_hand(
         if resolution == "replace":
             if not 1 <= number <= len(match.hands):
                 return Sent(conflict=True, version=match.version)
-            outcome = replace_hand(match, number, hand, match.version, key)
+            outcome = edit_hand(match, number, hand, match.version, key)
         else:
             outcome = record_hand(match, hand, match.version, key)
         if not outcome.conflict:
             return Sent(outcome)
         db.session.rollback()
     return Sent(conflict=True, version=load().version)
-
-
-def saved_as(match: Match, key: str) -> int | None:
-    """The number of the hand stored with request key ``key``, if any."""
-    statement = sa.select(Hand.number).where(Hand.match_id == match.id, Hand.request_key == key)
-    found: int | None = db.session.scalars(statement).first()
-    return found
-
-
-def replace_hand(
-    match: Match, number: int, hand: dict[str, Any], version: int, key: str
-) -> Outcome:
-    """Hand ``number`` replaced by ``hand``, which takes its place with request key ``key``
-    (so a retried replace is recognised as done)."""
-
-    def apply(game: rules.Match) -> None:
-        stored = match.hands[number - 1]
-        stored.inputs = rules.hand_to_document(game.rules, game.hands[number - 1])
-        stored.request_key = key
-
-    reading = changed_reading(match, number - 1, hand)
-    return save_hands(match, None, version, number, apply, "hand_edited", reading)
