@@ -22,7 +22,9 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from anotador import access
+from anotador import rules
 from anotador.hand_forms import HandForm
+from anotador.i18n import EXPECTED
 from anotador.i18n import points
 from anotador.inputs import NOT_A_NUMBER
 from anotador.models import Match
@@ -189,4 +191,7 @@ def offline_hand(form: HandForm, match: Match) -> dict[str, Any]:
         "fields": fields,
         "planilla": url_for("matches.show", match_id=match.id),
         "account": account_tag(),
+        # The engine's problems in the page's language, for the preview without a connection.
+        "messages": {code: _(template) for code, template in rules.MESSAGES.items()},
+        "expected": {english: str(said) for english, said in EXPECTED.items()},
     }

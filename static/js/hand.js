@@ -292,7 +292,14 @@
     fetch(data.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (result) { if (result && mine === sequence) render(result); })
-      .catch(function () { if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); } });
+      .catch(function () {
+        if (mine !== sequence) return;
+        // No connection: the phone's engine scores it (offline.js), when this form has one.
+        var offline = window.anotadorOffline ? window.anotadorOffline.preview() : Promise.reject();
+        offline.then(function (result) { if (mine === sequence) render(result); }).catch(function () {
+          if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); }
+        });
+      });
   }
 
   function schedule() {

@@ -180,6 +180,67 @@
     window.location.assign(info.planilla);
   }
 
+  // An engine problem in the page's language (the server's templates, sent with the form).
+  function problemText(info, problem) {
+    var template = info.messages[problem.code] || problem.message;
+    return template.replace(/\{(\w+)\}/g, function (all, key) {
+      var value = problem.params[key];
+      if (value === undefined) return all;
+      return typeof value === "string" ? info.expected[value] || value : String(value);
+    });
+  }
+
+  // "hands[3].sides[1].table_points" of the typed hand 3 -> the input "s1_table_points".
+  function inputOf(path, index) {
+    var prefix = "hands[" + index + "]";
+    if (path.indexOf(prefix) !== 0) return "";
+    var rest = path.slice(prefix.length).replace(/^\./, "");
+    var side = /^sides\[(\d+)\]\.(\w+)/.exec(rest);
+    var name = side ? "s" + side[1] + "_" + side[2] : rest.split(".")[0];
+    return document.getElementById("f-" + name) ? name : "";
+  }
+
+  // The preview without a connection: the typed hand after the stored ones and this phone's
+  // queued ones, scored by the engine, in the shape of the server's preview (hand.js draws it).
+  function previewOffline(form, info) {
+    var converted = toHand(form, info);
+    if (converted.problem) {
+      var field = converted.problem.field;
+      return Promise.resolve({ ok: false, sides: [], problems: [{
+        field: field, target: field, label: labelOf(field), severity: "error", message: converted.problem.message
+      }] });
+    }
+    var known = read(DOCUMENTS, {})[info.match];
+    var base = known ? known.document : info.document;
+    var queued = ofMatch(info.match).filter(function (entry) { return entry.state !== "refused"; });
+    var hands = base.hands.concat(queued.map(function (entry) { return entry.hand; }), [converted.hand]);
+    var index = hands.length - 1;
+    return score(Object.assign({}, base, { hands: hands })).then(function (outcome) {
+      var problems = outcome.problems.filter(function (problem) {
+        return problem.path.indexOf("hands[") !== 0 || problem.path.indexOf("hands[" + index + "]") === 0;
+      }).map(function (problem) {
+        var name = inputOf(problem.path, index);
+        return { field: name, target: name, label: labelOf(name), severity: problem.severity, message: problemText(info, problem) };
+      });
+      if (!outcome.result) return { ok: false, sides: [], problems: problems };
+      var result = outcome.result;
+      return { ok: true, problems: problems, sides: result.hands[index].sides.map(function (side, position) {
+        return {
+          name: base.sides[position].name,
+          score_text: points(side.score, true),
+          total_text: points(side.total),
+          minimum_text: side.opening_minimum === null ? "" : points(side.opening_minimum),
+          winner: result.finished && result.winner === position
+        };
+      }) };
+    });
+  }
+
+  function labelOf(name) {
+    var label = name && document.querySelector('label[for="' + name + '"]');
+    return label ? label.textContent.trim() : name;
+  }
+
   // A copy of the form kept from before the hands now waiting: the number this one will be.
   function numberHeading(info) {
     var waiting = ofMatch(info.match).length;
@@ -204,6 +265,7 @@
     if (used(keyInput.value)) keyInput.value = newKey();
     keepDocument(info, parseInt(versionInput.value, 10) || 0);
     numberHeading(info);
+    window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
     var busy = false;
     var bypass = false;
     form.addEventListener("submit", function (event) {

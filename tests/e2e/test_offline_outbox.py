@@ -151,6 +151,30 @@ def test_three_hands_offline_reach_the_server_once_each_in_order(
     assert [hand["sides"][0]["table_points"] for hand in hands] == [400, 200, 700]
 
 
+def test_the_preview_is_the_phones_own_without_a_connection(
+    page: Page, context: BrowserContext, table: Table
+):
+    """The hand form's preview, offline: the engine on the phone gives the server's figures,
+    after the hands already queued, and says what stops it in the page's language."""
+    table.new_match()
+    table.open_new_hand()
+    context.set_offline(True)
+    closer, sides, totals, minimums = HANDS[0]
+    table.fill_hand(closer, sides)
+
+    preview = page.locator("#preview-table tbody tr")
+    expect(preview.locator("td.big")).to_have_text(
+        [points(total) for total in totals], timeout=ENGINE_ANSWERS
+    )
+    expect(preview.nth(0).locator("td").nth(2)).to_have_text(points(minimums[0]))
+    table.shot("preview-offline")
+
+    table.side("Ellos").get_by_label("Puntos en mesa", exact=True).fill("33")
+    expect(page.locator("#f-s1_table_points .msg")).to_contain_text("múltiplo de 5")
+    expect(page.locator("#preview-table")).to_be_hidden()
+    context.set_offline(False)
+
+
 def test_a_hand_queued_in_a_killed_browser_is_sent_when_the_app_opens_again(
     browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer, shot: Shot
 ):
