@@ -15,6 +15,7 @@ MODULES = [
     "benchmarks.restore",
     "benchmarks.live",
     "benchmarks.offline_cache",
+    "benchmarks.offline_engine",
     "benchmarks.club_night",
     "benchmarks.server_pages",
 ]

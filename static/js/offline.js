@@ -266,6 +266,12 @@
     keepDocument(info, parseInt(versionInput.value, 10) || 0);
     numberHeading(info);
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
+    // Without a connection the engine starts while the hand is being typed (it takes seconds).
+    function warmEngine() {
+      if (!navigator.onLine && window.anotadorEngine) window.anotadorEngine.start().catch(function () {});
+    }
+    warmEngine();
+    window.addEventListener("offline", warmEngine);
     var busy = false;
     var bypass = false;
     form.addEventListener("submit", function (event) {
