@@ -144,6 +144,13 @@ def printed(kind: str, key: object) -> str:
     return translated(found.sheet if found.sheet is not None else found.label)
 
 
+def part_label(variant: str, part: str) -> str:
+    """What the screens call a score part in ``variant`` (its own word, if it has one)."""
+    if word("variant_part", (variant, part)) is not None:
+        return say("variant_part", (variant, part))
+    return say("part", part)
+
+
 def printed_part(variant: str, part: str) -> str:
     """What the printed sheet calls a score part in ``variant`` (its own word, if it has one)."""
     if word("variant_part", (variant, part)) is not None:

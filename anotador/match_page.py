@@ -61,7 +61,7 @@ class Sheet:
     def rows(self) -> list[Row]:
         """One row per hand, built only when shown (the page may have them cached)."""
         game, score = self.scored.game, self.scored.score
-        words = Words.current()
+        words = Words.current(game.rules.variant.name)
         rows = [hand_row(game, n, hand, words) for n, hand in enumerate(score.hands, start=1)]
         for problem in score.warnings:
             index = hand_index(problem.path)
@@ -119,9 +119,9 @@ class Words:
     special_hand: str
 
     @classmethod
-    def current(cls) -> Words:
+    def current(cls, variant: str) -> Words:
         return cls(
-            parts={name: str(label) for name, label in labels.PARTS.items()},
+            parts={name: labels.part_label(variant, name) for name, _label in labels.PARTS.items()},
             stock_out=gettext("Nobody went out: the stock ran out."),
             went_out=gettext("%(side)s went out."),
             went_out_concealed=gettext("%(side)s went out concealed."),

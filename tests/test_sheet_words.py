@@ -7,6 +7,8 @@ import io
 
 import pypdf
 import pytest
+from stored import create_stored_match
+from stored import signed_in
 
 from anotador import pdf
 
@@ -41,3 +43,20 @@ def test_the_burraco_sheet_names_its_canastas_burrachi(lang: str, word: str, can
     assert text.count(word) >= 2
     assert canastas not in text
     assert canastas in blank_text("uruguaya", lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"),
+    [("es", "Premios por burracos"), ("en", "Burraco bonuses"), ("it", "Premi dei burrachi")],
+)
+def test_the_burraco_planilla_names_its_canastas_burrachi(app, lang: str, word: str) -> None:
+    sides = [{"name": "Nos"}, {"name": "Ellos"}]
+    hand = {"end": "closed", "closer": 0, "sides": [{"pulito": 1, "table_points": 200}, {}]}
+    document = {"format": "anotador-match/1", "variant": "burraco", "layout": "4p"}
+    match_id = create_stored_match(app, {**document, "sides": sides, "hands": [hand]})
+    page = signed_in(app).get(f"/partidas/{match_id}", headers={"Accept-Language": lang})
+
+    breakdown = page.get_data(as_text=True)
+    assert f"<dt>{word}</dt>" in breakdown
+    assert "<dt>Canastas</dt>" not in breakdown
+    assert "<dt>Canaste</dt>" not in breakdown

@@ -100,7 +100,7 @@ def conflict(match: Match, number: int, mine: dict[str, Any], version: int) -> d
     """The conflict as the phone shows it: the hands other phones saved from ``number`` on
     and the queued one, each summarized, with the words of the choice."""
     scored = services.matches.score(match)
-    words = match_page.Words.current()
+    words = match_page.Words.current(scored.game.rules.variant.name)
     theirs = [
         summary(scored.game, n, scored.score.hands[n - 1], words)
         for n in range(number, len(scored.score.hands) + 1)
