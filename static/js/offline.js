@@ -295,10 +295,12 @@
       busy = true;
       var body = new FormData(form);
       body.set("action", "save");
-      markUsed(keyInput.value);
       fetch(window.location.href, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
         .then(function (response) {
           if (response.type === "opaqueredirect") {
+            // Stored: a kept copy of this form must not send it again. A refused key stays
+            // free (the page shown again keeps it, and with it the draft marked as sent).
+            markUsed(keyInput.value);
             if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
             window.location.assign(info.planilla);
           } else {

@@ -20,6 +20,13 @@ def offer(page: Page):
     return page.get_by_role("status").filter(has_text="Hay una mano sin guardar")
 
 
+def wait_for_draft(page: Page) -> None:
+    """Until the typed hand is kept (other keys of the app's, the outbox's, come earlier)."""
+    page.wait_for_function(
+        "() => Object.keys(localStorage).some(k => k.startsWith('anotador:draft:'))"
+    )
+
+
 def draft_count(page: Page) -> int:
     return page.evaluate(
         "() => Object.keys(localStorage).filter(k => k.startsWith('anotador:draft:')).length"
@@ -31,9 +38,7 @@ def test_a_half_typed_hand_is_offered_back_after_a_reload(page: Page, table: Tab
     table.open_new_hand()
     table.fill_hand("Nosotros", HALF_A_HAND)
     nosotros = table.side("Nosotros")
-    page.wait_for_function(
-        "() => Object.keys(localStorage).some(k => k.startsWith('anotador:draft:'))"
-    )
+    wait_for_draft(page)
     page.reload()
 
     # Offered, not applied: the form is empty until "Recuperar".
@@ -61,7 +66,7 @@ def test_discard_drops_the_draft(page: Page, table: Table) -> None:
     table.new_match()
     table.open_new_hand()
     table.fill_hand("Ellos", {"Ellos": {"Sucias": 1}})
-    page.wait_for_function("() => Object.keys(localStorage).length > 0")
+    wait_for_draft(page)
     page.reload()
     offer(page).get_by_role("button", name="Descartar").tap()
     expect(offer(page)).to_have_count(0)
@@ -76,7 +81,7 @@ def test_a_closed_tab_and_a_hand_saved_elsewhere(
     match_url = table.new_match()
     table.open_new_hand()
     table.fill_hand("Nosotros", HALF_A_HAND)
-    page.wait_for_function("() => Object.keys(localStorage).length > 0")
+    wait_for_draft(page)
     page.close()  # the tab is closed with hand 1 half typed
 
     again = context.new_page()

@@ -107,6 +107,7 @@ def test_a_hand_form_opened_before_another_save_says_so_and_rebases(
     table_phone = opened(phones, link(live_server, match_url, "table"), match_url)
     table.open_new_hand()
     table.fill_hand("Nosotros", FIRST)
+    page.locator("summary", has_text="Nota de la mano").tap()  # behind its own disclosure
     page.get_by_label("Nota").fill("la de las dos limpias")
 
     Table(table_phone, shot).record_hand("Ellos", SECOND)
