@@ -7,8 +7,10 @@ engine is what Pyodide weighs: reported, not targeted).
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +77,10 @@ def measure(url: str, match_id: int, jar: list[dict[str, Any]]) -> dict[str, Any
     return found
 
 
-def run() -> list[str]:
-    if not CHROMIUM.exists():
-        return ["offline cache: skipped (no /usr/bin/chromium)"]
+@contextlib.contextmanager
+def served_match() -> Iterator[tuple[str, int, list[dict[str, Any]]]]:
+    """A server on loopback with one empty uruguaya match: its URL, the match's id and a
+    signed-in phone's cookies (the offline benchmarks open it in Chromium)."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"},
@@ -95,13 +98,19 @@ def run() -> list[str]:
             assert match is not None
             match_id = match.id
         server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}"
         try:
-            found = measure(url, match_id, cookies(app, url))
+            yield url, match_id, cookies(app, url)
         finally:
             server.shutdown()
+
+
+def run() -> list[str]:
+    if not CHROMIUM.exists():
+        return ["offline cache: skipped (no /usr/bin/chromium)"]
+    with served_match() as (url, match_id, jar):
+        found = measure(url, match_id, jar)
     shell = sum(value["bytes"] for name, value in found.items() if not name.endswith("engine"))
     lines = [
         f"offline cache {name}: {value['bytes'] / 1024:.1f} KB in {value['entries']} entries"

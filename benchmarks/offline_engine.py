@@ -15,20 +15,12 @@ issue; it asks for the figures.
 from __future__ import annotations
 
 import statistics
-import tempfile
-import threading
 import time
-from pathlib import Path
 from typing import Any
 
-import flask_migrate
-from werkzeug.serving import make_server
-
-from anotador import create_app
-from anotador import services
 from benchmarks.offline_cache import CHROMIUM
 from benchmarks.offline_cache import ENGINE_CACHED
-from benchmarks.offline_cache import cookies
+from benchmarks.offline_cache import served_match
 
 ROUNDS = 3
 #: The preview's total for Nosotros once the typed hand is scored (2 clean, 1 dirty, 400).
@@ -91,29 +83,8 @@ def measure(url: str, match_id: int, jar: list[dict[str, Any]]) -> dict[str, lis
 def run() -> list[str]:
     if not CHROMIUM.exists():
         return ["offline engine: skipped (no /usr/bin/chromium)"]
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"},
-            instance_path=Path(folder) / "instance",
-        )
-        with app.app_context():
-            flask_migrate.upgrade()
-            document = {
-                "format": "anotador-match/1",
-                "variant": "uruguaya",
-                "sides": [{"name": "Nosotros"}, {"name": "Ellos"}],
-                "hands": [],
-            }
-            match, _problems = services.matches.create_match(document)
-            assert match is not None
-            match_id = match.id
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}"
-        try:
-            found = measure(url, match_id, cookies(app, url))
-        finally:
-            server.shutdown()
+    with served_match() as (url, match_id, jar):
+        found = measure(url, match_id, jar)
     return [
         f"offline engine, hand form opened offline to its preview, {name}: "
         f"{statistics.median(times):.2f} s (min {min(times):.2f}, max {max(times):.2f}; "
