@@ -130,12 +130,7 @@ def special_hands(options: Options) -> dict[str, int]:
 
 CANASTA_COUNTS = itemgetter(*CANASTA_BONUS)
 BONUSES = tuple(CANASTA_BONUS.values())
-# What every side's score reads, at once.
-SCORED_INPUTS = itemgetter(
-    "special_hand", "table_points", "red_threes", "black_threes", "hand_points"
-)
-# The penalties' inputs, read at once: most sides have none of them.
-PENALTY_INPUTS = itemgetter(
+PENALTIES = (
     "threes_in_hand",
     "last_card_three",
     "unfinished_aces",
@@ -144,27 +139,15 @@ PENALTY_INPUTS = itemgetter(
     "players_with_3_aces",
     "players_with_3_sevens",
 )
-
-
-def canastas_and_bonuses(side: SideInput) -> tuple[int, int]:
-    """C of §6.6 (completed canastas of every kind) and their bonuses."""
-    counts = CANASTA_COUNTS(side)
-    canastas = sum(counts)
-    bonuses = 0
-    if canastas:
-        for count, bonus in zip(counts, BONUSES, strict=True):
-            bonuses += count * bonus
-    return canastas, bonuses
+# Everything a side's score reads, in one call: it runs for every side of every hand.
+SCORED_INPUTS = itemgetter(
+    "special_hand", "table_points", "red_threes", "black_threes", "hand_points", *PENALTIES
+)
 
 
 def completed_canastas(side: SideInput) -> int:
     """C of §6.6: completed canastas of every kind."""
-    return canastas_and_bonuses(side)[0]
-
-
-def threes_sign(canastas: int) -> int:
-    """No canasta: minus; one: not counted; two or more: plus."""
-    return -1 if canastas == 0 else (0 if canastas == 1 else 1)
+    return sum(CANASTA_COUNTS(side))
 
 
 def unfinished_penalty(options: Options, side: SideInput) -> int:
@@ -182,10 +165,12 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
-    special, table, red, black, held = SCORED_INPUTS(side)
+    special, table, red, black, held, threes, last, aces, sevens, wild, held_aces, held_sevens = (
+        SCORED_INPUTS(side)
+    )
     if special is not None:
         return {"special_hand": special_hands(rules.options)[special]}
-    # canastas_and_bonuses and threes_sign, inlined: this runs for every side of every hand.
+    # C of §6.6; the threes count minus without a canasta, nothing with one, plus with two.
     counts = CANASTA_COUNTS(side)
     canastas = sum(counts)
     if canastas:
@@ -201,7 +186,7 @@ def score_side(
         "closing": CLOSING if is_closer else 0,
         "hand": -held,
     }
-    if any(PENALTY_INPUTS(side)):
+    if threes or last or aces or sevens or wild or held_aces or held_sevens:
         add_penalties(rules.options, side, parts)
     return parts
 

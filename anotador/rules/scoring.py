@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import functools
+import gc
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -27,16 +28,6 @@ class SideScore(NamedTuple):
 
 class HandScore(NamedTuple):
     sides: tuple[SideScore, ...]
-
-
-# What the named tuples' generated ``__new__`` does, without its Python frame: the scoring
-# loop builds one per side of every hand (issue 12's 10,000 hands in 50 ms).
-new_side_score: Callable[[tuple[int, dict[str, int], int, int | None]], SideScore] = (
-    functools.partial(tuple.__new__, SideScore)
-)
-new_hand_score: Callable[[tuple[tuple[SideScore, ...]]], HandScore] = functools.partial(
-    tuple.__new__, HandScore
-)
 
 
 @dataclass(frozen=True)
@@ -95,6 +86,20 @@ def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
     return False, None
 
 
+@contextmanager
+def cycle_collection_paused() -> Iterator[None]:
+    """Scoring makes many small objects and no reference cycles: letting the cycle collector
+    run meanwhile would traverse the growing result again and again (a tenth of the time of
+    a long match). Left as it was found, also when another thread paused it first."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def score_match(match: Match) -> MatchScore:
     """Score every hand of a validated match, in order, from its start scores."""
     if match.scored is not None:
@@ -121,35 +126,39 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
         first = 0
     # The loop runs for every side of every hand: what it needs is looked up once.
     variant = rules.variant
-    score_side, at_once = variant.score_side, variant.wins_at_once
+    score_side, at_once, special_end = variant.score_side, variant.wins_at_once, None
+    if at_once is not None:
+        special_end = variant.special_end
     adjustment = variant.name_of(Role.ADJUSTMENT)
-    brackets = rules.brackets  # opening_minimum, inlined below
-    for index in range(first, len(match.hands)):
-        hand = match.hands[index]
-        closer, details = hand.closer, hand.details
-        sides = []
-        for side_index, side in enumerate(hand.sides):
-            # side_breakdown, inlined.
-            breakdown = score_side(rules, side, side_index == closer, details)
-            if side[adjustment]:
-                breakdown["adjustment"] = side[adjustment]
-            score = sum(breakdown.values())
-            total = totals[side_index] = totals[side_index] + score
-            least = None if brackets is None else brackets[1][bisect_right(brackets[0], total)]
-            sides.append(new_side_score((score, breakdown, total, least)))
-        hands.append(new_hand_score((tuple(sides),)))
-        # Checked after every complete hand, and only until the game has ended.
-        if ended_at is None:
-            # Only a hand ended by a special hand can win the game at once (mac's dream hands).
-            won = None
-            if at_once is not None and hand.end == variant.special_end:
-                won = at_once(rules, hand)
-            if won is not None:
-                finished, winner, ended_at = True, won, index
-            elif max(totals) >= rules.target:
-                finished, winner = game_result(rules, totals)
-                if finished:
-                    ended_at = index
+    bounds, minimums = rules.brackets or ((), ())  # opening_minimum, inlined below
+    target = rules.target
+    append = hands.append
+    # What the named tuples' generated ``__new__`` does, without its Python frame.
+    new = tuple.__new__
+    with cycle_collection_paused():
+        for index, hand in enumerate(match.hands[first:], first):
+            closer, details = hand.closer, hand.details
+            sides = []
+            for side_index, side in enumerate(hand.sides):
+                # side_breakdown, inlined.
+                breakdown = score_side(rules, side, side_index == closer, details)
+                if side[adjustment]:
+                    breakdown["adjustment"] = side[adjustment]
+                score = sum(breakdown.values())
+                total = totals[side_index] = totals[side_index] + score
+                least = minimums[bisect_right(bounds, total)] if bounds else None
+                sides.append(new(SideScore, (score, breakdown, total, least)))
+            append(new(HandScore, (tuple(sides),)))
+            # Checked after every complete hand, and only until the game has ended.
+            if ended_at is None:
+                # Only a special hand can win the game at once (mac's dream hands).
+                won = at_once(rules, hand) if hand.end == special_end else None
+                if won is not None:
+                    finished, winner, ended_at = True, won, index
+                elif max(totals) >= target:
+                    finished, winner = game_result(rules, totals)
+                    if finished:
+                        ended_at = index
     ranked = sorted(totals, reverse=True)
     result = MatchScore(
         hands=tuple(hands),
