@@ -4,9 +4,9 @@
 file has a new URL, so the URL with the current hash is answered ``immutable`` with a year's
 lifetime and a phone never asks again. The same file without ``v`` (an old page, a link
 kept somewhere) or with an old hash is still served, revalidated as before. Each file is
-hashed once per process, on first use, and again only when its size or modification time
-changes (the large Pyodide files under ``static/vendor/pyodide/`` are read once, not per
-request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside the ``static``
+hashed once per process, on first use, and again (in debug mode) only when its size or
+modification time changes (the large Pyodide files under ``static/vendor/pyodide/`` are
+read once, not per request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside the ``static``
 endpoint (a service worker, a manifest) are left as they are.
 
 Pages and JSON answers are compressed with Flask-Compress (the encodings the client accepts)
@@ -70,11 +70,18 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_STREAMS", False)
     compress.init_app(app)
 
+    # Outside debug mode the files do not change while the server runs: each name's hash
+    # is looked up once (a page links a dozen files).
+    hashed_names: dict[str, str | None] = {}
+
     @app.url_defaults
     def hashed_static_url(endpoint: str, values: dict[str, Any]) -> None:
         if endpoint == "static" and "v" not in values:
             filename = str(values.get("filename") or "")
-            found = content_hash(safe_join(folder, filename)) if filename else None
+            found = hashed_names.get(filename) if not app.debug else None
+            if found is None and filename:
+                found = content_hash(safe_join(folder, filename))
+                hashed_names[filename] = found
             if found is not None:
                 values["v"] = found
 

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
+from typing import NamedTuple
 
 from babel.numbers import format_decimal
+from babel.support import NullTranslations
+from flask import Flask
+from flask_babel import _get_current_context
 from flask_babel import get_locale
+from flask_babel import get_translations
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
@@ -37,6 +43,59 @@ def problem_message(problem: Problem) -> str:
 MINUS = "\u2212"
 
 
+class Language(NamedTuple):
+    catalog: NullTranslations
+    name: str
+
+
+def language() -> Language:
+    """The current language and its catalog, looked up once per request (a page says a few
+    hundred words). Kept in the slot Flask-Babel's ``force_locale`` clears and restores, so
+    a sheet drawn in another language gets that language."""
+    state = _get_current_context()
+    if state is None:
+        return Language(get_translations(), str(get_locale() or "es"))
+    found: Language | None = getattr(state, "babel_translations", None)
+    if found is None:
+        found = state.babel_translations = Language(get_translations(), str(get_locale()))
+    return found
+
+
+def translations() -> NullTranslations:
+    return language().catalog
+
+
+def locale_name() -> str:
+    """The current language's identifier ("es", "en", "it")."""
+    return language().name
+
+
+def install_template_words(app: Flask) -> None:
+    """Templates translate through :func:`translations` (Flask-Babel's own callables look the
+    language up again for every word)."""
+
+    def say(message: str) -> str:
+        return str(translations().ugettext(message))
+
+    def say_plural(singular: str, plural: str, count: int) -> str:
+        return str(translations().ungettext(singular, plural, count))
+
+    def say_in(context: str, message: str) -> Any:
+        return translations().upgettext(context, message)
+
+    def say_plural_in(context: str, singular: str, plural: str, count: int) -> Any:
+        return translations().unpgettext(context, singular, plural, count)
+
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=say,
+        ngettext=say_plural,
+        newstyle=True,
+        pgettext=say_in,
+        npgettext=say_plural_in,
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def grouped(value: int, locale: str) -> str:
     """``value`` (not negative) with the locale's thousands separator (CLDR, via Babel)."""
@@ -47,8 +106,7 @@ def points(value: float, signed: bool = False) -> str:
     """A score the same way on every page of the current language: es/it "3.460",
     en "3,460"; a real minus sign ("−85"), and "+" before a positive one when ``signed``.
     Input fields keep plain digits."""
-    locale = get_locale()
-    text = grouped(abs(int(value)), str(locale) if locale else "es")
+    text = grouped(abs(int(value)), locale_name())
     if value < 0:
         return MINUS + text
     return ("+" + text) if signed and value > 0 else text

@@ -12,7 +12,6 @@ from typing import Any
 from flask import Flask
 from flask import url_for
 from flask_babel import format_decimal
-from flask_babel import get_locale
 
 from anotador import i18n
 from anotador import labels
@@ -29,6 +28,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(field_label)
     app.add_template_global(match_url)
     app.context_processor(page_context)
+    i18n.install_template_words(app)
 
 
 def points(value: int, signed: bool = False) -> str:
@@ -69,5 +69,5 @@ def page_context() -> dict[str, Any]:
         "labels": labels,
         "problem_message": problem_message,
         "languages": LANGUAGES,
-        "current_language": str(get_locale() or LANGUAGES[0]),
+        "current_language": i18n.locale_name(),
     }

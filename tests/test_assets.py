@@ -38,9 +38,10 @@ def test_a_hashed_static_url_is_immutable_and_the_old_name_still_served(client: 
         response.close()  # a file response holds its file open until closed
 
 
-def test_the_hash_follows_the_content(app: Flask, tmp_path: Path):
+def test_the_hash_follows_the_content_in_debug_mode(app: Flask, tmp_path: Path):
     folder = Path(app.static_folder or "")
     probe = folder / "js" / "zz-assets-probe.js"
+    app.debug = True
     try:
         probe.write_text("one")
         with app.test_request_context():
@@ -53,6 +54,21 @@ def test_the_hash_follows_the_content(app: Flask, tmp_path: Path):
     assert first != second
     assert "?v=" in first
     assert folder_url == "/static/js/"  # a folder (Pyodide's indexURL) is left alone
+
+
+def test_a_served_file_keeps_its_first_hash_outside_debug_mode(app: Flask):
+    folder = Path(app.static_folder or "")
+    probe = folder / "js" / "zz-assets-probe-kept.js"
+    try:
+        probe.write_text("one")
+        with app.test_request_context():
+            first = url_for("static", filename="js/zz-assets-probe-kept.js")
+            probe.write_text("two, longer")
+            second = url_for("static", filename="js/zz-assets-probe-kept.js")
+    finally:
+        probe.unlink()
+    assert "?v=" in first
+    assert second == first  # the files of a running server do not change: no stat per URL
 
 
 def test_a_file_is_hashed_once(app: Flask, monkeypatch: pytest.MonkeyPatch):

@@ -3,6 +3,7 @@ blueprint: a template renders them whatever blueprint served the request."""
 
 from flask import Flask
 from flask import render_template_string
+from flask_babel import force_locale
 
 from anotador import templating
 
@@ -40,3 +41,16 @@ def test_helpers_need_no_blueprint() -> None:
     Babel(bare)
     with bare.test_request_context("/"):
         assert render_template_string("{{ 1234|points }} {{ match_url(7) }}") == "1,234 /partidas/7"
+
+
+def test_a_forced_language_is_said_inside_and_the_page_language_after(app: Flask) -> None:
+    # The page's catalog is looked up once per request; a sheet drawn in another language
+    # (force_locale) must not get it, nor leave its own behind.
+    source = "{{ _('Matches') }} {{ 3460|points }} {{ current_language }}"
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        before = render_template_string(source)
+        with force_locale("en"):
+            inside = render_template_string(source)
+        after = render_template_string(source)
+    assert before == after == "Partidas 3.460 es"
+    assert inside == "Matches 3,460 en"

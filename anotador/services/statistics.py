@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -52,9 +53,17 @@ def summaries(
     # statistics themselves.
     listed = statement.with_only_columns(*SUMMARY_COLUMNS).order_by(Match.played_on, Match.id)
     matches = list(db.session.execute(listed))
+    # A side comes once per seat: its figures are read as stored and decoded once.
+    stored_figures = sa.type_coerce(Side.figures, sa.Text)
     seats = db.session.execute(
         sa.select(
-            Side.match_id, Side.position, Side.name, Side.figures, Seat.seat, Player.id, Player.name
+            Side.match_id,
+            Side.position,
+            Side.name,
+            stored_figures,
+            Seat.seat,
+            Player.id,
+            Player.name,
         )
         .outerjoin(Seat, Seat.side_id == Side.id)
         .outerjoin(Player, Player.id == Seat.player_id)
@@ -63,7 +72,9 @@ def summaries(
     )
     sides: dict[int, dict[int, Seated]] = defaultdict(dict)
     for match_id, position, side_name, figures, _, player_id, player_name in seats:
-        seated = sides[match_id].setdefault(position, Seated(side_name, figures, [], []))
+        seated = sides[match_id].get(position)
+        if seated is None:
+            seated = sides[match_id][position] = Seated(side_name, decoded(figures), [], [])
         if player_id is not None:  # a side may have nobody seated (a blank sheet's)
             seated.players.append(player_id)
             seated.names.append(player_name)
@@ -95,6 +106,11 @@ class Seated:
     figures: dict[str, Any] | None
     players: list[int]
     names: list[str]
+
+
+def decoded(figures: str | dict[str, Any] | None) -> dict[str, Any] | None:
+    """Stored figures as the JSON column gives them (a driver may decode JSON itself)."""
+    return json.loads(figures) if isinstance(figures, str) else figures
 
 
 def fresh(figures: dict[str, Any] | None, version: int) -> bool:

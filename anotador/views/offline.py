@@ -23,8 +23,10 @@ from flask_babel import gettext as _
 
 from anotador import access
 from anotador import rules
+from anotador.extensions import LANGUAGES
 from anotador.hand_forms import HandForm
 from anotador.i18n import EXPECTED
+from anotador.i18n import locale_name
 from anotador.i18n import points
 from anotador.inputs import NOT_A_NUMBER
 from anotador.models import Match
@@ -139,7 +141,14 @@ def account_tag() -> str:
 def offline_words() -> dict[str, Any]:
     """What static/js/offline.js says, in the page's language (it runs without a
     connection: the words travel with the page)."""
-    words = {
+    return {"offline_words": offline_words_in(locale_name())}
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def offline_words_in(language: str) -> dict[str, str]:
+    """The words of :func:`offline_words` in ``language``, the current one (every page
+    carries them: they are said once per process)."""
+    return {
         "pending": _("Pending"),
         "pendingNote": _(
             "Hands marked pending are saved on this phone and sent when there is a connection."
@@ -160,7 +169,6 @@ def offline_words() -> dict[str, Any]:
         "chooseCloser": _("Choose who went out, or that the stock ran out."),
         "hand": _("Hand"),
     }
-    return {"offline_words": words}
 
 
 @bp.app_template_global()
