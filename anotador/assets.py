@@ -6,8 +6,8 @@ lifetime and a phone never asks again. The same file without ``v`` (an old page,
 kept somewhere) or with an old hash is still served, revalidated as before. Each file is
 hashed once per process, on first use, and again (in debug mode) only when its size or
 modification time changes (the large Pyodide files under ``static/vendor/pyodide/`` are
-read once, not per request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside the ``static``
-endpoint (a service worker, a manifest) are left as they are.
+read once, not per request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside
+the ``static`` endpoint (a service worker, a manifest) are left as they are.
 
 Pages and JSON answers are compressed with Flask-Compress (the encodings the client accepts)
 above a small size; streamed bodies (static files, exports) and downloads (PDF) are sent as

@@ -20,6 +20,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm.attributes import instance_state
 
+from anotador import i18n
 from anotador.config import MIGRATIONS
 
 
@@ -43,6 +44,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+babel.domain_instance = i18n.RequestDomain()  # type: ignore[misc]
 login_manager = LoginManager()
 login_manager.login_view = "accounts.sign_in"
 login_manager.login_message = _l("Sign in to see that page.")

@@ -9,7 +9,9 @@ from typing import NamedTuple
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask import Flask
+from flask_babel import Domain
 from flask_babel import _get_current_context
+from flask_babel import get_domain
 from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_babel import gettext
@@ -57,8 +59,17 @@ def language() -> Language:
         return Language(get_translations(), str(get_locale() or "es"))
     found: Language | None = getattr(state, "babel_translations", None)
     if found is None:
-        found = state.babel_translations = Language(get_translations(), str(get_locale()))
+        catalog = Domain.get_translations(get_domain())  # the lookup this one saves
+        found = state.babel_translations = Language(catalog, str(get_locale()))
     return found
+
+
+class RequestDomain(Domain):
+    """Flask-Babel's message domain with :func:`language`'s catalog, so every ``gettext``,
+    ``ngettext`` and lazy string of the code finds it at once too."""
+
+    def get_translations(self) -> NullTranslations:
+        return language().catalog
 
 
 def translations() -> NullTranslations:

@@ -201,13 +201,31 @@ def recent_finished_matches(scope: Scope, limit: int = 20) -> list[Match]:
     return list_matches(scope, Match.status != "ongoing", limit)
 
 
+#: What a list of matches shows (home, history): a page of rows decodes no settings, start
+#: scores or side figures it would not show.
+LISTED = (
+    sa.orm.load_only(
+        Match.id,
+        Match.variant,
+        Match.status,
+        Match.winner,
+        Match.totals,
+        Match.hand_count,
+        Match.updated_at,
+        Match.played_on,
+        Match.title,
+    ),
+)
+LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
+
+
 def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) -> list[Match]:
     statement = (
         sa.select(Match)
         .where(scope.matches(), condition)
         .order_by(Match.updated_at.desc(), Match.id.desc())
         .limit(limit)
-        .options(sa.orm.selectinload(Match.sides).lazyload(Side.seats))
+        .options(*LISTED, LISTED_SIDES.lazyload(Side.seats))
     )
     return list(db.session.scalars(statement))
 
@@ -286,7 +304,7 @@ def history_page(
     statement = (
         statement.order_by(Match.played_on.desc(), Match.id.desc())
         .limit(size + 1)
-        .options(sa.orm.selectinload(Match.sides))
+        .options(*LISTED, LISTED_SIDES)
     )
     matches = list(db.session.scalars(statement))
     next_cursor = None
