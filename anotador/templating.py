@@ -1,8 +1,9 @@
 """What every template of the app may use, registered once by the factory.
 
 Filters (``points``, ``num``, ``pct``), globals (``variant_label``, ``field_label``,
-``match_url``) and the context every page gets (the label tables, ``problem_message``, the
-languages): none of them belongs to one blueprint, so none is registered by one.
+``match_url``, the list rows of :mod:`anotador.rows`) and the context every page gets (the
+label tables, ``problem_message``, the languages): none of them belongs to one blueprint,
+so none is registered by one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from flask_babel import format_decimal
 
 from anotador import i18n
 from anotador import labels
+from anotador import rows
 from anotador.extensions import LANGUAGES
 from anotador.i18n import problem_message
 
@@ -27,6 +29,8 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(variant_label)
     app.add_template_global(field_label)
     app.add_template_global(match_url)
+    for helper in (rows.cached_row, rows.home_key, rows.history_key):
+        app.add_template_global(helper)
     app.context_processor(page_context)
     i18n.install_template_words(app)
 
