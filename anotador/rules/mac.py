@@ -141,7 +141,13 @@ PENALTIES = (
 )
 # Everything a side's score reads, in one call: it runs for every side of every hand.
 SCORED_INPUTS = itemgetter(
-    "special_hand", "table_points", "red_threes", "black_threes", "hand_points", *PENALTIES
+    *CANASTA_BONUS,
+    "special_hand",
+    "table_points",
+    "red_threes",
+    "black_threes",
+    "hand_points",
+    *PENALTIES,
 )
 
 
@@ -165,15 +171,43 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
-    special, table, red, black, held, threes, last, aces, sevens, wild, held_aces, held_sevens = (
-        SCORED_INPUTS(side)
-    )
+    (  # the canastas in CANASTA_BONUS's order, then the rest of SCORED_INPUTS
+        natural,
+        mixed,
+        natural_aces,
+        natural_sevens,
+        wild_twos,
+        wild_four_jokers,
+        wild_other,
+        special,
+        table,
+        red,
+        black,
+        held,
+        threes,
+        last,
+        aces,
+        sevens,
+        wild,
+        held_aces,
+        held_sevens,
+    ) = SCORED_INPUTS(side)
     if special is not None:
         return {"special_hand": special_hands(rules.options)[special]}
     # C of §6.6; the threes count minus without a canasta, nothing with one, plus with two.
-    counts = CANASTA_COUNTS(side)
-    canastas = sum(counts)
+    canastas = (
+        natural + mixed + natural_aces + natural_sevens + wild_twos + wild_four_jokers + wild_other
+    )
     if canastas:
+        counts = (
+            natural,
+            mixed,
+            natural_aces,
+            natural_sevens,
+            wild_twos,
+            wild_four_jokers,
+            wild_other,
+        )
         bonuses = sum(map(mul, counts, BONUSES))
         sign = 1 if canastas > 1 else 0
     else:
