@@ -123,9 +123,9 @@ class Words:
         return cls(
             parts={name: labels.part_label(variant, name) for name, _label in labels.PARTS.items()},
             stock_out=gettext("Nobody went out: the stock ran out."),
-            went_out=gettext("%(side)s went out."),
-            went_out_concealed=gettext("%(side)s went out concealed."),
-            special_hand=gettext("%(side)s laid down a special hand: %(hand)s."),
+            went_out=gettext("Went out: %(side)s."),
+            went_out_concealed=gettext("Went out concealed: %(side)s."),
+            special_hand=gettext("Special hand of %(side)s: %(hand)s."),
         )
 
 

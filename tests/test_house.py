@@ -471,7 +471,7 @@ def test_a_new_variant_goes_through_every_page(
     sheet = client.get(f"/partidas/{match_id}", headers=english)
     assert sheet.status_code == 200
     text = sheet.get_data(as_text=True)
-    for word in ("Toyish", "Toy bonus part", "Norte: late again", "Norte went out concealed."):
+    for word in ("Toyish", "Toy bonus part", "Norte: late again", "Went out concealed: Norte."):
         assert word in text, word
 
     # The match's PDF: the title, the toy's column and how the closer went out.

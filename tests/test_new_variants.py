@@ -135,7 +135,7 @@ def test_a_mac_special_hand_replaces_the_side_inputs(
     assert (hand["end"], hand["closer"]) == ("special_hand", None)
     assert hand["sides"][1]["special_hand"] == "straight"
     page = client.get(f"/partidas/{match_id}", headers=ENGLISH).get_data(as_text=True)
-    assert "Sur laid down a special hand: Straight." in page
+    assert "Special hand of Sur: Straight." in page
     # The edit form shows it chosen again.
     edit = client.get(f"/partidas/{match_id}/manos/1", headers=ENGLISH).get_data(as_text=True)
     assert re.search(r'value="straight"[^>]*checked|checked[^>]*value="straight"', edit)

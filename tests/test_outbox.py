@@ -76,8 +76,8 @@ def test_another_phone_saved_hand_n_first_the_answer_is_the_conflict(
     body = answer.get_json()
     assert body["status"] == "conflict"
     assert [hand["number"] for hand in body["theirs"]] == [1]
-    assert body["theirs"][0]["ending"] == "Ellos cerró."
-    assert body["mine"]["ending"] == "Nosotros cerró."
+    assert body["theirs"][0]["ending"] == "Cerró: Ellos."
+    assert body["mine"]["ending"] == "Cerró: Nosotros."
     mine = body["mine"]["sides"][0]
     assert mine["name"] == "Nosotros"
     assert ["Limpias", 2] in mine["counts"]

@@ -130,15 +130,9 @@ def special_hands(options: Options) -> dict[str, int]:
 
 CANASTA_COUNTS = itemgetter(*CANASTA_BONUS)
 BONUSES = tuple(CANASTA_BONUS.values())
-PENALTIES = (
-    "threes_in_hand",
-    "last_card_three",
-    "unfinished_aces",
-    "unfinished_sevens",
-    "unfinished_wild",
-    "players_with_3_aces",
-    "players_with_3_sevens",
-)
+# The penalties' inputs (all four jokers count only with an unfinished wild meld).
+PENALTY_FIELDS = [spec.name for spec in SIDE_FIELDS if spec.role is Role.PENALTY]
+PENALTIES = tuple(name for name in PENALTY_FIELDS if name != "all_four_jokers")
 # Everything a side's score reads, in one call: it runs for every side of every hand.
 SCORED_INPUTS = itemgetter(
     *CANASTA_BONUS,
@@ -184,13 +178,13 @@ def score_side(
         red,
         black,
         held,
-        threes,
-        last,
         aces,
         sevens,
         wild,
         held_aces,
         held_sevens,
+        threes,
+        last,
     ) = SCORED_INPUTS(side)
     if special is not None:
         return {"special_hand": special_hands(rules.options)[special]}
@@ -199,16 +193,7 @@ def score_side(
         natural + mixed + natural_aces + natural_sevens + wild_twos + wild_four_jokers + wild_other
     )
     if canastas:
-        counts = (
-            natural,
-            mixed,
-            natural_aces,
-            natural_sevens,
-            wild_twos,
-            wild_four_jokers,
-            wild_other,
-        )
-        bonuses = sum(map(mul, counts, BONUSES))
+        bonuses = sum(map(mul, CANASTA_COUNTS(side), BONUSES))
         sign = 1 if canastas > 1 else 0
     else:
         bonuses, sign, table = 0, -1, -table
@@ -220,7 +205,7 @@ def score_side(
         "closing": CLOSING if is_closer else 0,
         "hand": -held,
     }
-    if threes or last or aces or sevens or wild or held_aces or held_sevens:
+    if aces or sevens or wild or held_aces or held_sevens or threes or last:
         add_penalties(rules.options, side, parts)
     return parts
 

@@ -40,7 +40,7 @@ def test_editing_a_middle_hand_recomputes_later_totals_and_minimums(
     # Tap hand 2's row: its breakdown opens with an "Editar" button.
     page.locator("#mano-2 > summary").tap()
     breakdown = page.locator("#mano-2 .breakdown")
-    expect(breakdown).to_contain_text("Ellos cerró.")
+    expect(breakdown).to_contain_text("Cerró: Ellos.")
     table.shot("hand-2-breakdown")
     breakdown.get_by_role("link", name="Editar").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("Corregir la mano 2")

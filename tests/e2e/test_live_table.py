@@ -112,7 +112,7 @@ def test_a_hand_form_opened_before_another_save_says_so_and_rebases(
 
     Table(table_phone, shot).record_hand("Ellos", SECOND)
     notice = page.locator(".live-notice")
-    expect(notice).to_contain_text("Otro teléfono anotó la mano 1 (Ellos cerró).", timeout=WITHIN)
+    expect(notice).to_contain_text("Otro teléfono anotó la mano 1 (Cerró: Ellos).", timeout=WITHIN)
     expect(notice).to_contain_text("como la mano 2")
     expect(page.get_by_role("heading", level=1)).to_have_text("Mano 1")  # nothing moved yet
     shot("notice")

@@ -88,7 +88,7 @@ def test_a_whole_mac_match_with_a_special_hand(page: Page, table: Table) -> None
     table.expect_minimums({"Nosotros": 125, "Ellos": 125})
     play(table, MAC_HANDS[:2])
     # The hand's details (folded on the planilla) say who laid down which special hand.
-    expect(page.locator("#mano-2 .ending")).to_have_text("Ellos bajó una mano especial: Escalera.")
+    expect(page.locator("#mano-2 .ending")).to_have_text("Mano especial de Ellos: Escalera.")
     table.expect_minimums({"Nosotros": 125, "Ellos": 155})
     play(table, MAC_HANDS[2:], first=3)
     expect(page.locator(".banner")).to_have_text("¡Ganó Ellos!")

@@ -237,8 +237,8 @@ def test_two_phones_save_hand_one_and_the_offline_one_chooses_to_keep_both(
     conflict = page.get_by_role("alert").filter(has_text="otro teléfono")
     expect(conflict).to_be_visible(timeout=15_000)
     expect(conflict.locator(".conflict-hand")).to_have_count(2)
-    expect(conflict.locator(".conflict-hand").first).to_contain_text("Ellos cerró")
-    expect(conflict.locator(".conflict-hand").last).to_contain_text("Nosotros cerró")
+    expect(conflict.locator(".conflict-hand").first).to_contain_text("Cerró: Ellos")
+    expect(conflict.locator(".conflict-hand").last).to_contain_text("Cerró: Nosotros")
     table.shot("conflict")
     assert len(stored_hands(live_server, match_id)) == 1  # nothing dropped before choosing
 
