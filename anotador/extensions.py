@@ -44,7 +44,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
-babel.domain_instance = i18n.RequestDomain()  # type: ignore[misc]
+babel.domain_instance = i18n.RequestDomain()
 login_manager = LoginManager()
 login_manager.login_view = "accounts.sign_in"
 login_manager.login_message = _l("Sign in to see that page.")

@@ -134,15 +134,8 @@ BONUSES = tuple(CANASTA_BONUS.values())
 PENALTY_FIELDS = [spec.name for spec in SIDE_FIELDS if spec.role is Role.PENALTY]
 PENALTIES = tuple(name for name in PENALTY_FIELDS if name != "all_four_jokers")
 # Everything a side's score reads, in one call: it runs for every side of every hand.
-SCORED_INPUTS = itemgetter(
-    *CANASTA_BONUS,
-    "special_hand",
-    "table_points",
-    "red_threes",
-    "black_threes",
-    "hand_points",
-    *PENALTIES,
-)
+SCORED = ("special_hand", "table_points", "red_threes", "black_threes", "hand_points")
+SCORED_INPUTS = itemgetter(*(*CANASTA_BONUS, *SCORED, *PENALTIES))
 
 
 def completed_canastas(side: SideInput) -> int:

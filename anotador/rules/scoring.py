@@ -126,9 +126,7 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
         first = 0
     # The loop runs for every side of every hand: what it needs is looked up once.
     variant = rules.variant
-    score_side, at_once, special_end = variant.score_side, variant.wins_at_once, None
-    if at_once is not None:
-        special_end = variant.special_end
+    score_side, at_once, special_end = variant.score_side, variant.wins_at_once, variant.special_end
     adjustment = variant.name_of(Role.ADJUSTMENT)
     bounds, minimums = rules.brackets or ((), ())  # opening_minimum, inlined below
     target = rules.target
@@ -152,7 +150,9 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
             # Checked after every complete hand, and only until the game has ended.
             if ended_at is None:
                 # Only a special hand can win the game at once (mac's dream hands).
-                won = at_once(rules, hand) if hand.end == special_end else None
+                won = None
+                if at_once is not None and hand.end == special_end:
+                    won = at_once(rules, hand)
                 if won is not None:
                     finished, winner, ended_at = True, won, index
                 elif max(totals) >= target:
