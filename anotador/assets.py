@@ -78,10 +78,9 @@ def init_app(app: Flask) -> None:
     def hashed_static_url(endpoint: str, values: dict[str, Any]) -> None:
         if endpoint == "static" and "v" not in values:
             filename = str(values.get("filename") or "")
-            found = hashed_names.get(filename) if not app.debug else None
-            if found is None and filename:
-                found = content_hash(safe_join(folder, filename))
-                hashed_names[filename] = found
+            if app.debug or filename not in hashed_names:
+                hashed_names[filename] = content_hash(safe_join(folder, filename))
+            found = hashed_names[filename]
             if found is not None:
                 values["v"] = found
 

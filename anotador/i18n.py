@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
 from typing import NamedTuple
 
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
-from flask import Flask
 from flask_babel import Domain
 from flask_babel import _get_current_context
 from flask_babel import get_domain
@@ -72,39 +70,9 @@ class RequestDomain(Domain):
         return language().catalog
 
 
-def translations() -> NullTranslations:
-    return language().catalog
-
-
 def locale_name() -> str:
     """The current language's identifier ("es", "en", "it")."""
     return language().name
-
-
-def install_template_words(app: Flask) -> None:
-    """Templates translate through :func:`translations` (Flask-Babel's own callables look the
-    language up again for every word)."""
-
-    def say(message: str) -> str:
-        return str(translations().ugettext(message))
-
-    def say_plural(singular: str, plural: str, count: int) -> str:
-        return str(translations().ungettext(singular, plural, count))
-
-    def say_in(context: str, message: str) -> Any:
-        return translations().upgettext(context, message)
-
-    def say_plural_in(context: str, singular: str, plural: str, count: int) -> Any:
-        return translations().unpgettext(context, singular, plural, count)
-
-    app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=say,
-        ngettext=say_plural,
-        newstyle=True,
-        pgettext=say_in,
-        npgettext=say_plural_in,
-    )
 
 
 @functools.lru_cache(maxsize=4096)

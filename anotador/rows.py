@@ -62,7 +62,7 @@ def home_key(match: Match) -> Hashable:
 
 
 def history_key(match: Match) -> Hashable:
-    """What ``history/_match.html`` shows."""
+    """What ``history/_row.html`` shows."""
     return (
         match.id,
         match.played_on,

@@ -32,7 +32,6 @@ def register_template_helpers(app: Flask) -> None:
     for helper in (rows.cached_row, rows.home_key, rows.history_key):
         app.add_template_global(helper)
     app.context_processor(page_context)
-    i18n.install_template_words(app)
 
 
 def points(value: int, signed: bool = False) -> str:

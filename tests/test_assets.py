@@ -38,35 +38,31 @@ def test_a_hashed_static_url_is_immutable_and_the_old_name_still_served(client: 
         response.close()  # a file response holds its file open until closed
 
 
-def test_the_hash_follows_the_content_in_debug_mode(app: Flask, tmp_path: Path):
-    folder = Path(app.static_folder or "")
-    probe = folder / "js" / "zz-assets-probe.js"
-    app.debug = True
+def urls_before_and_after_a_change(app: Flask, name: str) -> tuple[str, str]:
+    """The URL of a new static file ``js/<name>``, then its URL once its content changed."""
+    probe = Path(app.static_folder or "") / "js" / name
     try:
         probe.write_text("one")
         with app.test_request_context():
-            first = url_for("static", filename="js/zz-assets-probe.js")
+            first = url_for("static", filename=f"js/{name}")
             probe.write_text("two, longer")
-            second = url_for("static", filename="js/zz-assets-probe.js")
-            folder_url = url_for("static", filename="js/")
+            return first, url_for("static", filename=f"js/{name}")
     finally:
         probe.unlink()
+
+
+def test_the_hash_follows_the_content_in_debug_mode(app: Flask):
+    app.debug = True
+    first, second = urls_before_and_after_a_change(app, "zz-assets-probe.js")
+    with app.test_request_context():
+        folder_url = url_for("static", filename="js/")
     assert first != second
     assert "?v=" in first
     assert folder_url == "/static/js/"  # a folder (Pyodide's indexURL) is left alone
 
 
 def test_a_served_file_keeps_its_first_hash_outside_debug_mode(app: Flask):
-    folder = Path(app.static_folder or "")
-    probe = folder / "js" / "zz-assets-probe-kept.js"
-    try:
-        probe.write_text("one")
-        with app.test_request_context():
-            first = url_for("static", filename="js/zz-assets-probe-kept.js")
-            probe.write_text("two, longer")
-            second = url_for("static", filename="js/zz-assets-probe-kept.js")
-    finally:
-        probe.unlink()
+    first, second = urls_before_and_after_a_change(app, "zz-assets-probe-kept.js")
     assert "?v=" in first
     assert second == first  # the files of a running server do not change: no stat per URL
 

@@ -136,6 +136,7 @@ PENALTIES = tuple(name for name in PENALTY_FIELDS if name != "all_four_jokers")
 # Everything a side's score reads, in one call: it runs for every side of every hand.
 SCORED = ("special_hand", "table_points", "red_threes", "black_threes", "hand_points")
 SCORED_INPUTS = itemgetter(*(*CANASTA_BONUS, *SCORED, *PENALTIES))
+KINDS = len(CANASTA_BONUS)
 
 
 def completed_canastas(side: SideInput) -> int:
@@ -158,6 +159,7 @@ def score_side(
     rules: Rules, side: SideInput, is_closer: bool, details: Mapping[str, Any]
 ) -> dict[str, int]:
     """The §6.6 formula, part by part; a special hand replaces everything but the adjustment."""
+    inputs = SCORED_INPUTS(side)
     (  # the canastas in CANASTA_BONUS's order, then the rest of SCORED_INPUTS
         natural,
         mixed,
@@ -178,7 +180,7 @@ def score_side(
         held_sevens,
         threes,
         last,
-    ) = SCORED_INPUTS(side)
+    ) = inputs
     if special is not None:
         return {"special_hand": special_hands(rules.options)[special]}
     # C of §6.6; the threes count minus without a canasta, nothing with one, plus with two.
@@ -186,7 +188,7 @@ def score_side(
         natural + mixed + natural_aces + natural_sevens + wild_twos + wild_four_jokers + wild_other
     )
     if canastas:
-        bonuses = sum(map(mul, CANASTA_COUNTS(side), BONUSES))
+        bonuses = sum(map(mul, inputs[:KINDS], BONUSES))
         sign = 1 if canastas > 1 else 0
     else:
         bonuses, sign, table = 0, -1, -table

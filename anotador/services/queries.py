@@ -203,18 +203,16 @@ def recent_finished_matches(scope: Scope, limit: int = 20) -> list[Match]:
 
 #: What a list of matches shows (home, history): a page of rows decodes no settings, start
 #: scores or side figures it would not show.
-LISTED = (
-    sa.orm.load_only(
-        Match.id,
-        Match.variant,
-        Match.status,
-        Match.winner,
-        Match.totals,
-        Match.hand_count,
-        Match.updated_at,
-        Match.played_on,
-        Match.title,
-    ),
+LISTED = sa.orm.load_only(
+    Match.id,
+    Match.variant,
+    Match.status,
+    Match.winner,
+    Match.totals,
+    Match.hand_count,
+    Match.updated_at,
+    Match.played_on,
+    Match.title,
 )
 LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
 
@@ -225,7 +223,7 @@ def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) ->
         .where(scope.matches(), condition)
         .order_by(Match.updated_at.desc(), Match.id.desc())
         .limit(limit)
-        .options(*LISTED, LISTED_SIDES.lazyload(Side.seats))
+        .options(LISTED, LISTED_SIDES.lazyload(Side.seats))
     )
     return list(db.session.scalars(statement))
 
@@ -304,7 +302,7 @@ def history_page(
     statement = (
         statement.order_by(Match.played_on.desc(), Match.id.desc())
         .limit(size + 1)
-        .options(*LISTED, LISTED_SIDES)
+        .options(LISTED, LISTED_SIDES)
     )
     matches = list(db.session.scalars(statement))
     next_cursor = None
