@@ -6,7 +6,10 @@ holds the named caches:
 - ``scores``: the engine's reading and score of a match and its hands' stored inputs
   (``services.matches.score``; a save reads nothing else of the hands before the changed one);
 - ``pages``: the rendered content of a match page (``views.matches.show``);
-- ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too.
+- ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too;
+- ``summaries``: a match's summary for the statistics (``services.statistics``);
+- ``sections``: the rendered figures of a statistics page (``views.players``), keyed on
+  the keys of every match they add up.
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Hashable
+from collections.abc import Iterable
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -30,6 +34,7 @@ from flask import current_app
 from markupsafe import Markup
 
 from anotador import rules
+from anotador import stats
 from anotador.cache import LRU
 from anotador.extensions import db
 
@@ -43,6 +48,10 @@ PAGES_KEPT = 64
 #: Rendered PDF sheets kept, and the most bytes they may take together.
 SHEETS_KEPT = 64
 SHEETS_MAX_BYTES = 32 * 1024 * 1024
+#: Match summaries kept (a few hundred bytes each): a club's matches.
+SUMMARIES_KEPT = 8192
+#: Rendered statistics pages' figures kept (one per team, filter and language).
+SECTIONS_KEPT = 64
 
 
 class Cache(Protocol[T]):
@@ -62,15 +71,19 @@ class Caches:
     scores: Cache[tuple[rules.Match, rules.MatchScore, tuple[dict[str, Any], ...]]]
     pages: Cache[Markup]
     sheets: Cache[bytes]
+    summaries: Cache[stats.MatchSummary]
+    sections: Cache[Markup]
 
     def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
         self.scores = backend(SCORES_KEPT)
         self.pages = backend(PAGES_KEPT)
         self.sheets = backend(SHEETS_KEPT, max_bytes=SHEETS_MAX_BYTES)
+        self.summaries = backend(SUMMARIES_KEPT)
+        self.sections = backend(SECTIONS_KEPT)
 
     def clear(self) -> None:
         """Forget everything (as after a restart); never needed for correctness."""
-        for cache in (self.scores, self.pages, self.sheets):
+        for cache in (self.scores, self.pages, self.sheets, self.summaries, self.sections):
             cache.clear()
 
 
@@ -100,7 +113,14 @@ def match_key(match: Keyed, *view: Hashable) -> tuple[Hashable, ...] | None:
     """The one key of whatever is derived from one state of a stored match: the database,
     its id, ``Match.version`` and ``Match.content_hash``, then ``view`` (what else the
     derived thing depends on). None (do not cache) for a match without a content hash."""
-    if match.content_hash is None:
-        return None
+    key = match_keys([match])[0]
+    return None if key is None else (*key, *view)
+
+
+def match_keys(matches: Iterable[Keyed]) -> list[tuple[Hashable, ...] | None]:
+    """The :func:`match_key` of each of ``matches``, without a view."""
     url = db.engine.url.render_as_string()
-    return (url, match.id, match.version, match.content_hash, *view)
+    return [
+        None if match.content_hash is None else (url, match.id, match.version, match.content_hash)
+        for match in matches
+    ]

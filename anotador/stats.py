@@ -99,6 +99,8 @@ class SideSummary:
     players: tuple[int, ...]
     total: int
     figures: SideFigures
+    #: The players' names, as ``players`` (their names now, not when they played).
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,11 +126,19 @@ def summarize(
     game: rules.Match,
     score: rules.MatchScore,
     players: Sequence[Sequence[int]],
+    names: Sequence[Sequence[str]] = (),
 ) -> MatchSummary:
-    """The summary of a match scored by the engine; ``players`` are the ids per side."""
+    """The summary of a match scored by the engine; ``players`` are the ids per side and
+    ``names`` their names now (the names the match was played under, without)."""
     figures = side_figures(game, score)
     sides = tuple(
-        SideSummary(info.name, tuple(players[index]), score.totals[index], figures[index])
+        SideSummary(
+            info.name,
+            tuple(players[index]),
+            score.totals[index],
+            figures[index],
+            tuple(names[index]) if names else info.players,
+        )
         for index, info in enumerate(game.sides)
     )
     return MatchSummary(
@@ -281,6 +291,7 @@ class Partner:
     player_id: int
     matches: int
     wins: int
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -318,15 +329,19 @@ def partners(summaries: Iterable[MatchSummary], team: Team) -> list[Partner]:
     """Who sat on the team's side, most frequent first."""
     matches: Counter[int] = Counter()
     wins: Counter[int] = Counter()
+    names: dict[int, str] = {}
     for summary in summaries:
         index = summary.side_of(team)
         if index is None:
             continue
-        for player in set(summary.sides[index].players) - team:
+        side = summary.sides[index]
+        seated = dict(zip(side.players, side.names or [""] * len(side.players), strict=True))
+        for player in seated.keys() - team:
             matches[player] += 1
             wins[player] += won(summary, index)
+            names[player] = seated[player]
     ranked = sorted(matches, key=lambda player: (-matches[player], player))
-    return [Partner(player, matches[player], wins[player]) for player in ranked]
+    return [Partner(player, matches[player], wins[player], names[player]) for player in ranked]
 
 
 def results(summaries: Iterable[MatchSummary], team: Team) -> list[ResultPoint]:

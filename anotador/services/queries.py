@@ -5,10 +5,11 @@ stored match a batch at a time.
 Every function issues a fixed, small number of SQL statements whatever the number of matches
 or hands: the match page's state is one light query; the history page is one keyset query
 (it stays as fast on page 500 as on page 1) plus the sides and seats of its rows; the
-statistics load the selected matches, their seats and their hands with one statement each
-(subqueries, never one query per row). A filter every read must apply (private matches and
-their owner) is added here and in ``batches``, nowhere else: each list takes a
-:class:`~anotador.services.scope.Scope`. A single match is read by id: who may see it is
+statistics list the selected matches in one statement and read the seats (and, for figures
+stored by another version, the hands) only of the matches whose summary is not kept, one
+statement each per 500 matches (never one query per row). A filter every read must apply
+(private matches and their owner) is added here and in ``batches``, nowhere else: each list
+takes a :class:`~anotador.services.scope.Scope`. A single match is read by id: who may see it is
 decided from its ``owner_id``, ``group_id`` and link tokens (:mod:`anotador.access`).
 """
 
@@ -39,6 +40,8 @@ from anotador.services.filters import filtered
 from anotador.services.filters import like_pattern
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
+from anotador.services.statistics import Summaries as Summaries
+from anotador.services.statistics import kept_summaries as kept_summaries
 from anotador.services.statistics import summaries as summaries
 
 PAGE_SIZE = 25

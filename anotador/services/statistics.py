@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
+from collections.abc import Hashable
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,6 +14,8 @@ import sqlalchemy as sa
 
 from anotador import rules
 from anotador import stats
+from anotador.caching import caches
+from anotador.caching import match_keys
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -34,11 +37,35 @@ def summaries(
     all_players: bool = False,
 ) -> list[stats.MatchSummary]:
     """Per-match summaries of the matches ``scope`` sees where every one of ``player_ids``
-    sat (any of them with ``all_players=False``), oldest first.
+    sat (any of them with ``all_players=False``), oldest first."""
+    return kept_summaries(scope, player_ids, filters, all_players=all_players).found
 
-    Two statements: the matches, their sides with their stored figures (``Side.figures``)
-    and seats with players. A match whose figures are missing or of another version (written
-    outside the app) is scored by the engine: its hands are read in one more statement.
+
+@dataclasses.dataclass(frozen=True)
+class Summaries:
+    """Summaries as :func:`kept_summaries` finds them, with the key of what they were made
+    from: the :func:`anotador.caching.match_key` of every match, in order (None when a match
+    has no content hash, so that what is derived from them cannot be kept)."""
+
+    found: list[stats.MatchSummary]
+    key: tuple[Hashable, ...] | None
+
+
+def kept_summaries(
+    scope: Scope,
+    player_ids: Iterable[int],
+    filters: Filters | None = None,
+    *,
+    all_players: bool = False,
+) -> Summaries:
+    """:func:`summaries`, and their key.
+
+    One statement lists the matches. A match's summary depends on that state of the match
+    alone (its key, which a new hand, an edit, a renamed or merged player changes), so it is
+    kept (``caches().summaries``) and only the others are read: their sides with their stored
+    figures (``Side.figures``) and seats with players, in one more statement per
+    :data:`READ_AT_ONCE` matches. A match whose figures are missing or of another version
+    (written outside the app) is scored by the engine from its hands.
     """
     ids = list(player_ids)
     filters = filters or Filters()
@@ -48,11 +75,47 @@ def summaries(
             statement = statement.where(Match.id.in_(matches_of([player_id])))
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
-    selected = statement.with_only_columns(Match.id).scalar_subquery()
-    # Plain rows of the few columns a summary needs: ORM objects would cost more than the
-    # statistics themselves.
-    listed = statement.with_only_columns(*SUMMARY_COLUMNS).order_by(Match.played_on, Match.id)
+    listed = statement.with_only_columns(*KEY_COLUMNS).order_by(Match.played_on, Match.id)
     matches = list(db.session.execute(listed))
+    kept = caches().summaries
+    keys = dict(zip((match.id for match in matches), match_keys(matches), strict=True))
+    found = {match_id: kept.get(key) for match_id, key in keys.items() if key is not None}
+    missing = [match.id for match in matches if found.get(match.id) is None]
+    for start in range(0, len(missing), READ_AT_ONCE):
+        for state, summary in read_summaries(missing[start : start + READ_AT_ONCE]):
+            # The state read with the summary, which may be newer than the one listed.
+            keys[state.id] = key = match_keys([state])[0]
+            found[state.id] = summary
+            if key is not None and summary is not None:
+                kept.put(key, summary)
+    listed_summaries = [
+        summary for match in matches if (summary := found.get(match.id)) is not None
+    ]
+    every_key = tuple(keys.values())
+    return Summaries(listed_summaries, None if None in every_key else every_key)
+
+
+#: The columns that list the matches: what their keys are made of.
+KEY_COLUMNS = (Match.id, Match.version, Match.content_hash)
+#: The columns of ``match`` a summary is made of, as plain rows: ORM objects would cost
+#: more than the statistics themselves.
+SUMMARY_COLUMNS = (
+    *KEY_COLUMNS,
+    Match.played_on,
+    Match.variant,
+    Match.status,
+    Match.winner,
+    Match.totals,
+)
+#: The most matches whose sides one statement reads (their ids are its parameters).
+READ_AT_ONCE = 500
+
+
+def read_summaries(match_ids: list[int]) -> list[tuple[Any, stats.MatchSummary | None]]:
+    """The matches of ``match_ids`` (rows of :data:`SUMMARY_COLUMNS`) with their summaries,
+    made from their sides' stored figures, or by the engine where those are stale (None
+    when the engine refuses the match). Two statements (three with stale figures)."""
+    matches = list(db.session.execute(sa.select(*SUMMARY_COLUMNS).where(Match.id.in_(match_ids))))
     # A side comes once per seat: its figures are read as stored and decoded once.
     stored_figures = sa.type_coerce(Side.figures, sa.Text)
     seats = db.session.execute(
@@ -67,7 +130,7 @@ def summaries(
         )
         .outerjoin(Seat, Seat.side_id == Side.id)
         .outerjoin(Player, Player.id == Seat.player_id)
-        .where(Side.match_id.in_(selected))
+        .where(Side.match_id.in_(match_ids))
         .order_by(Side.match_id, Side.position, Seat.seat)
     )
     sides: dict[int, dict[int, Seated]] = defaultdict(dict)
@@ -78,24 +141,20 @@ def summaries(
         if player_id is not None:  # a side may have nobody seated (a blank sheet's)
             seated.players.append(player_id)
             seated.names.append(player_name)
-    versions = {match.id: match.version for match in matches}
-    stale = [
-        match
+    stale = {
+        match.id
         for match in matches
-        if any(not fresh(seated.figures, versions[match.id]) for seated in sides[match.id].values())
+        if any(not fresh(seated.figures, match.version) for seated in sides[match.id].values())
         or len(sides[match.id]) != len(match.totals)
+    }
+    rescored = rescore(sorted(stale), sides)
+    return [
+        (
+            match,
+            rescored.get(match.id) if match.id in stale else stored_summary(match, sides[match.id]),
+        )
+        for match in matches
     ]
-    rescored = rescore([match.id for match in stale], sides)
-    stale_ids = {match.id for match in stale}
-    found = []
-    for match in matches:
-        if match.id in stale_ids:
-            summary = rescored.get(match.id)  # None: the engine refuses what is stored
-        else:
-            summary = stored_summary(match, sides[match.id])
-        if summary is not None:
-            found.append(summary)
-    return found
 
 
 @dataclasses.dataclass
@@ -117,18 +176,6 @@ def fresh(figures: dict[str, Any] | None, version: int) -> bool:
     return figures is not None and figures.get("version") == version
 
 
-#: The columns of ``match`` a stored summary is made of.
-SUMMARY_COLUMNS = (
-    Match.id,
-    Match.played_on,
-    Match.variant,
-    Match.status,
-    Match.winner,
-    Match.totals,
-    Match.version,
-)
-
-
 def stored_summary(match: Any, sides: dict[int, Seated]) -> stats.MatchSummary:
     """A match's summary from its columns and its sides' stored figures."""
     summary_sides = []
@@ -136,7 +183,11 @@ def stored_summary(match: Any, sides: dict[int, Seated]) -> stats.MatchSummary:
         seated = sides[position]
         assert seated.figures is not None
         figures = stats.SideFigures.from_document(seated.figures)
-        summary_sides.append(stats.SideSummary(seated.name, tuple(seated.players), total, figures))
+        summary_sides.append(
+            stats.SideSummary(
+                seated.name, tuple(seated.players), total, figures, tuple(seated.names)
+            )
+        )
     finished = match.status == "finished"
     return stats.MatchSummary(
         match.id, match.played_on, match.variant, finished, match.winner, tuple(summary_sides)
@@ -180,4 +231,6 @@ def summarize(
     if game is None:
         return None
     players = [tuple(seated.players) if seated else () for seated in ordered]
-    return stats.summarize(match.id, match.played_on, game, rules.score_match(game), players)
+    names = [tuple(seated.names) if seated else () for seated in ordered]
+    score = rules.score_match(game)
+    return stats.summarize(match.id, match.played_on, game, score, players, names)

@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from wtforms import BooleanField
 from wtforms.validators import InputRequired
 
@@ -26,11 +27,12 @@ from anotador import inputs
 from anotador import labels
 from anotador import services
 from anotador import stats
+from anotador.caching import caches
 from anotador.forms import TextField
+from anotador.i18n import locale_name
 from anotador.i18n import problem_message
 from anotador.models import NAME_LENGTH
 from anotador.models import Player
-from anotador.views.history import STATUS_LABELS
 from anotador.views.history import read_filters
 
 bp = Blueprint("players", __name__, url_prefix="/jugadores")
@@ -86,26 +88,50 @@ def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str
     filters = services.queries.Filters(
         variant=filters.variant, since=filters.since, until=filters.until
     )
-    ids = frozenset(p.id for p in team)
-    scope = access.scope()
-    summaries = [] if errors else services.queries.summaries(scope, ids, filters, all_players=True)
-    figures = stats.team_stats(summaries, ids)
-    names = services.queries.players_by_id(scope, (p.player_id for p in figures.partners))
+    args = {k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")}
+    if errors:
+        found = services.queries.Summaries([], None)
+    else:
+        ids = (p.id for p in team)
+        found = services.queries.kept_summaries(access.scope(), ids, filters, all_players=True)
     page = render_template(
         template,
         team=team,
         own=all(player.owner_id == access.user_id() for player in team),
-        figures=figures,
+        figures=figures_section([p.id for p in team], found, args),
         filters=filters,
         errors=errors,
-        partners=names,
-        chart=charts.results_svg(figures.results),
         variant_labels=labels.VARIANTS,
-        statuses=STATUS_LABELS,
-        args={k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")},
         **context,
     )
     return page, 400 if errors else 200
+
+
+def figures_section(
+    team: list[int], found: services.queries.Summaries, args: dict[str, str]
+) -> Markup:
+    """The figures of ``team`` over the matches ``found``: they depend on those matches'
+    states alone (``found.key``), the filters kept in the links, the language and where the
+    app is mounted, so they are drawn once for all of these and kept."""
+    view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
+    key = None if found.key is None else (*view, found.key)
+    sections = caches().sections
+    content = sections.get(key) if key is not None else None
+    if content is None:
+        figures = stats.team_stats(found.found, frozenset(team))
+        content = Markup(
+            render_template(
+                "players/_figures.html",
+                figures=figures,
+                chart=charts.results_svg(figures.results),
+                player_id=team[0],
+                pair=len(team) > 1,
+                args=args,
+            )
+        )
+        if key is not None:
+            sections.put(key, content)
+    return content
 
 
 @bp.get("/<id:player_id>")
