@@ -9,7 +9,9 @@ holds the named caches:
 - ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too;
 - ``summaries``: a match's summary for the statistics (``services.statistics``);
 - ``sections``: the rendered figures of a statistics page (``views.players``), keyed on
-  the keys of every match they add up.
+  the keys of every match they add up;
+- ``lists`` and ``rows``: the home page's and the history's lists of matches, and their rows
+  (:mod:`anotador.rows`).
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every
@@ -52,6 +54,10 @@ SHEETS_MAX_BYTES = 32 * 1024 * 1024
 SUMMARIES_KEPT = 8192
 #: Rendered statistics pages' figures kept (one per team, filter and language).
 SECTIONS_KEPT = 64
+#: Rendered lists of matches kept (a home page's or a history page's).
+LISTS_KEPT = 256
+#: Rendered rows of those lists kept (a few hundred bytes each).
+ROWS_KEPT = 4096
 
 
 class Cache(Protocol[T]):
@@ -73,6 +79,8 @@ class Caches:
     sheets: Cache[bytes]
     summaries: Cache[stats.MatchSummary]
     sections: Cache[Markup]
+    lists: Cache[Markup]
+    rows: Cache[Markup]
 
     def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
         self.scores = backend(SCORES_KEPT)
@@ -80,10 +88,12 @@ class Caches:
         self.sheets = backend(SHEETS_KEPT, max_bytes=SHEETS_MAX_BYTES)
         self.summaries = backend(SUMMARIES_KEPT)
         self.sections = backend(SECTIONS_KEPT)
+        self.lists = backend(LISTS_KEPT)
+        self.rows = backend(ROWS_KEPT)
 
     def clear(self) -> None:
         """Forget everything (as after a restart); never needed for correctness."""
-        for cache in (self.scores, self.pages, self.sheets, self.summaries, self.sections):
+        for cache in vars(self).values():
             cache.clear()
 
 

@@ -1,18 +1,20 @@
-"""The rows of the lists of matches (home page, history), each drawn once per content.
+"""The lists of matches (home page, history), each drawn once per content.
 
 A list page shows 20 to 50 rows and a row costs a macro call, a dozen translated words, a
-URL and a few formatted figures: most of such a page. A row's HTML depends only on what it
-shows, so it is kept, per process, under a key made of exactly those values (plus the
-language and the script root): a changed total, name, status or player name is a new key,
-never a stale row. A row template draws ``match`` (and the page's label tables, the same for
-every row of a language) and nothing else; the key functions below list every value of the
-match it reads.
+URL and a few formatted figures: most of such a page. What a list shows depends only on the
+states of its matches, so it is kept (``caches().lists``) under their
+:func:`anotador.caching.match_key` (id, version and content hash: a new hand, an edit, a
+renamed player is a new key, never a stale list), plus the language and the script root; a
+kept list is drawn without loading its matches at all (``services.queries.Listed``).
+
+A list that is drawn again draws each row once per content too (``caches().rows``), under
+a key made of exactly the values it shows: a row template draws ``match`` (and the page's
+label tables, the same for every row of a language) and nothing else; the key functions
+below list every value of the match it reads.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
@@ -20,31 +22,44 @@ from flask import render_template
 from flask import request
 from markupsafe import Markup
 
+from anotador.caching import caches
+from anotador.caching import match_keys
 from anotador.i18n import locale_name
 from anotador.models import Match
+from anotador.services.queries import Listed
 
-#: Rows kept per process (a few hundred bytes each).
-KEPT_ROWS = 4096
 
-_rows: OrderedDict[Hashable, Markup] = OrderedDict()
-_lock = threading.Lock()
+def cached_list(template: str, **lists_and_tables: Any) -> Markup:
+    """``template`` drawn with ``lists_and_tables``: the lists of matches
+    (:class:`~anotador.services.queries.Listed`) it draws, and label tables that depend on
+    the language alone; once per state of every listed match in each language."""
+    lists = {name: value for name, value in lists_and_tables.items() if isinstance(value, Listed)}
+    keys = tuple((name, listed.keys()) for name, listed in sorted(lists.items()))
+    key = (template, locale_name(), request.script_root, keys)
+    cacheable = not any(None in listed_keys for _name, listed_keys in keys)
+    kept = caches().lists
+    found = kept.get(key) if cacheable else None
+    if found is None:
+        found = Markup(render_template(template, **lists_and_tables))
+        # Kept only if drawn from the states it is keyed on (a match may change between
+        # the list's two reads).
+        if cacheable and all(
+            listed.keys() == tuple(match_keys(listed.matches)) for listed in lists.values()
+        ):
+            kept.put(key, found)
+    return found
 
 
 def cached_row(template: str, match: Match, key: Hashable, **tables: Any) -> Markup:
     """``template`` drawn for ``match``, once for its ``key`` in each language; ``tables``
     are label tables that depend on the language alone."""
     full = (template, locale_name(), request.script_root, key)
-    with _lock:
-        found = _rows.get(full)
-        if found is not None:
-            _rows.move_to_end(full)
-            return found
-    html = Markup(render_template(template, match=match, **tables))
-    with _lock:
-        _rows[full] = html
-        if len(_rows) > KEPT_ROWS:
-            _rows.popitem(last=False)
-    return html
+    kept = caches().rows
+    found = kept.get(full)
+    if found is None:
+        found = Markup(render_template(template, match=match, **tables))
+        kept.put(full, found)
+    return found
 
 
 def home_key(match: Match) -> Hashable:

@@ -29,7 +29,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(variant_label)
     app.add_template_global(field_label)
     app.add_template_global(match_url)
-    for helper in (rows.cached_row, rows.home_key, rows.history_key):
+    for helper in (rows.cached_list, rows.cached_row, rows.home_key, rows.history_key):
         app.add_template_global(helper)
     app.context_processor(page_context)
 

@@ -76,8 +76,8 @@ def seed(app: Any) -> dict[str, Any]:
     ]
     cold = [store([hand(n) for n in range(12)] + [WON], "Eva") for _ in range(COLD_PDFS + 2)]
     long = store([hand(n) for n in range(40)], "Beto")
-    ongoing = services.queries.ongoing_matches(services.scope.Scope(user.id))
-    assert [match.id for match in ongoing] == [long], "the seeded matches are finished"
+    ongoing, _finished = services.queries.home_lists(services.scope.Scope(user.id))
+    assert [match.id for match in ongoing.matches] == [long], "the seeded matches are finished"
     ana = services.queries.find_player(services.scope.Scope(user.id), "Ana")
     assert ana is not None
     return {"user": user.get_id(), "ana": ana.id, "long": long, "pdf": finished[0], "cold": cold}

@@ -1,12 +1,17 @@
-"""The rows of the home page and the history are drawn once per content (anotador.rows):
-whatever a row shows changes, the row changes with it; and only so many are kept."""
+"""The lists and rows of the home page and the history are drawn once per content
+(anotador.rows): whatever a row shows changes, the row changes with it; a kept list loads no
+match; and only so many are kept."""
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 from stored import MakeMatch
 
+from anotador import caching
 from anotador import rows
 from anotador import services
+from anotador.cache import LRU
 from anotador.services.scope import EVERYTHING
 
 PAIRS = (
@@ -61,13 +66,42 @@ def test_a_history_row_follows_a_renamed_player(
     assert "Ana, Carla" not in page
 
 
-def test_only_so_many_rows_are_kept(
-    client: FlaskClient, make_match: MakeMatch, monkeypatch
-) -> None:
-    monkeypatch.setattr(rows, "KEPT_ROWS", 2)
-    monkeypatch.setattr(rows, "_rows", type(rows._rows)())
+def test_only_so_many_rows_are_kept(app: Flask, client: FlaskClient, make_match: MakeMatch):
+    kept = caching.caches(app)
+    kept.rows = LRU(2)
     for _ in range(3):
         make_match(hands=[HAND])
     page = client.get("/").get_data(as_text=True)
     assert page.count('class="match-card') == 3
-    assert len(rows._rows) == 2
+    assert len(kept.rows) == 2
+
+
+@pytest.mark.parametrize("url", ["/", "/historial"])
+def test_a_kept_list_loads_no_match(
+    app: Flask, client: FlaskClient, make_match: MakeMatch, url: str
+) -> None:
+    for _ in range(3):
+        make_match(sides=PAIRS, hands=[HAND])
+    with count_statements(app) as cold:
+        first = client.get(url).get_data(as_text=True)
+    with count_statements(app) as warm:
+        second = client.get(url).get_data(as_text=True)
+    assert any("side.name" in statement for statement in cold)
+    assert not any("side.name" in statement or "totals" in statement for statement in warm)
+    assert first.count("Nosotros") == second.count("Nosotros") == 3
+
+
+def test_a_list_drawn_from_a_newer_state_is_not_kept(app: Flask, make_match: MakeMatch):
+    """A match saved between the list's read of its states and the read of its rows is
+    drawn as it is now, and that drawing is not kept under the older state's key."""
+    match_id = make_match(hands=[HAND])
+    with app.app_context():
+        listed, _finished = services.queries.home_lists(EVERYTHING)
+    save_hand(app, match_id, 1000)
+    with app.test_request_context("/"), app.app_context():
+        html = rows.cached_list("matches/_lists.html", ongoing=listed, finished=listed)
+        assert "1.120" in html
+        assert len(caching.caches(app).lists) == 0
+        again, _finished = services.queries.home_lists(EVERYTHING)
+        rows.cached_list("matches/_lists.html", ongoing=again, finished=again)
+        assert len(caching.caches(app).lists) == 1

@@ -38,6 +38,10 @@ from anotador.services.batches import versions_between as versions_between
 from anotador.services.filters import Filters as Filters
 from anotador.services.filters import filtered
 from anotador.services.filters import like_pattern
+from anotador.services.lists import LISTED_STATE
+from anotador.services.lists import Listed as Listed
+from anotador.services.lists import home_lists as home_lists
+from anotador.services.lists import list_matches
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
 from anotador.services.statistics import Summaries as Summaries
@@ -191,52 +195,12 @@ def match_version(match_id: int) -> MatchVersion | None:
     return MatchVersion(row.version, row.hand_count, row.status == "finished", sharing)
 
 
-# Lists (home page): the summary columns, sides loaded with them, never the hands
-
-
-def ongoing_matches(scope: Scope, limit: int = 50) -> list[Match]:
-    """Matches still being played, the most recently changed first."""
-    return list_matches(scope, Match.status == "ongoing", limit)
-
-
-def recent_finished_matches(scope: Scope, limit: int = 20) -> list[Match]:
-    """Finished or abandoned matches, the most recently changed first."""
-    return list_matches(scope, Match.status != "ongoing", limit)
-
-
-#: What a list of matches shows (home, history): a page of rows decodes no settings, start
-#: scores or side figures it would not show.
-LISTED = sa.orm.load_only(
-    Match.id,
-    Match.variant,
-    Match.status,
-    Match.winner,
-    Match.totals,
-    Match.hand_count,
-    Match.updated_at,
-    Match.played_on,
-    Match.title,
-)
-LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
-
-
-def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) -> list[Match]:
-    statement = (
-        sa.select(Match)
-        .where(scope.matches(), condition)
-        .order_by(Match.updated_at.desc(), Match.id.desc())
-        .limit(limit)
-        .options(LISTED, LISTED_SIDES.lazyload(Side.seats))
-    )
-    return list(db.session.scalars(statement))
-
-
 def opened_matches(tokens: list[str]) -> list[Match]:
     """The matches whose table or spectator link is one of ``tokens``, newest first."""
     if not tokens:
         return []
     condition = sa.or_(Match.table_token.in_(tokens), Match.spectator_token.in_(tokens))
-    return list_matches(EVERYTHING, condition, len(tokens))
+    return list_matches(EVERYTHING, condition, len(tokens)).matches
 
 
 def recent_player_names(scope: Scope, limit: int = 30) -> list[str]:
@@ -262,10 +226,14 @@ Cursor = tuple[datetime.date, int]
 
 @dataclasses.dataclass(frozen=True)
 class Page:
-    matches: list[Match]
+    listed: Listed
     next_cursor: Cursor | None
     player: Player | None = None
     unknown_player: bool = False
+
+    @property
+    def matches(self) -> list[Match]:
+        return self.listed.matches
 
 
 def encode_cursor(cursor: Cursor) -> str:
@@ -298,21 +266,17 @@ def history_page(
     if filters.player:
         player = find_player(scope, filters.player)
         if player is None:
-            return Page([], None, unknown_player=True)
-    statement = filtered(scope, sa.select(Match), filters, player)
+            return Page(Listed([]), None, unknown_player=True)
+    statement = filtered(scope, sa.select(*LISTED_STATE), filters, player)
     if after is not None:
         statement = statement.where(sa.tuple_(Match.played_on, Match.id) < sa.tuple_(*after))
-    statement = (
-        statement.order_by(Match.played_on.desc(), Match.id.desc())
-        .limit(size + 1)
-        .options(LISTED, LISTED_SIDES)
-    )
-    matches = list(db.session.scalars(statement))
+    statement = statement.order_by(Match.played_on.desc(), Match.id.desc()).limit(size + 1)
+    states = db.session.execute(statement).all()
     next_cursor = None
-    if len(matches) > size:
-        matches = matches[:size]
-        next_cursor = (matches[-1].played_on, matches[-1].id)
-    return Page(matches, next_cursor, player)
+    if len(states) > size:
+        states = states[:size]
+        next_cursor = (states[-1].played_on, states[-1].id)
+    return Page(Listed(states, seats=True), next_cursor, player)
 
 
 def cursor_at(scope: Scope, filters: Filters, offset: int) -> Cursor | None:

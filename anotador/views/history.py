@@ -98,7 +98,7 @@ def index() -> tuple[str, int]:
         after = None
         errors.append(refused.message)
     page = (
-        services.queries.Page([], None)
+        services.queries.Page(services.queries.Listed([]), None)
         if errors
         else services.queries.history_page(access.scope(), filters, after)
     )

@@ -63,11 +63,11 @@ def phone_link() -> dict[str, Any]:
 
 
 def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
-    scope = access.scope()
+    ongoing, finished = services.queries.home_lists(access.scope())
     page = render_template(
         "matches/index.html",
-        ongoing=services.queries.ongoing_matches(scope),
-        finished=services.queries.recent_finished_matches(scope),
+        ongoing=ongoing,
+        finished=finished,
         upload=upload,
         problems=problems,
         **phone_link(),

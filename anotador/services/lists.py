@@ -1,0 +1,85 @@
+"""The lists of matches (home page, history): the matches' states first, what their rows show
+only for the rows that are drawn, never the hands (offered by
+:mod:`anotador.services.queries` with the other reads)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from anotador.caching import match_keys
+from anotador.extensions import db
+from anotador.models import Match
+from anotador.models import Side
+from anotador.services.scope import Scope
+
+
+class Listed:
+    """The matches of a list, in order, as their states: what keys their drawn rows
+    (``anotador.rows.cached_list``). What a row shows (with the sides and, with ``seats``,
+    their players) is loaded only if a row is drawn, in two more statements."""
+
+    def __init__(self, states: Sequence[Any], *, seats: bool = False) -> None:
+        self.states = list(states)
+        self.seats = seats
+
+    def keys(self) -> tuple[Hashable, ...]:
+        """The :func:`anotador.caching.match_key` of each match (None for one without a
+        content hash)."""
+        return tuple(match_keys(self.states))
+
+    @functools.cached_property
+    def matches(self) -> list[Match]:
+        ids = [state.id for state in self.states]
+        if not ids:
+            return []
+        sides = LISTED_SIDES if self.seats else LISTED_SIDES.lazyload(Side.seats)
+        statement = sa.select(Match).where(Match.id.in_(ids)).options(LISTED, sides)
+        found = {match.id: match for match in db.session.scalars(statement)}
+        return [found[match_id] for match_id in ids if match_id in found]
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+
+#: A listed match's state (``caching.match_key``) and its place in the history's order.
+LISTED_STATE = (Match.id, Match.version, Match.content_hash, Match.played_on)
+#: What a list of matches shows (home, history): a page of rows decodes no settings, start
+#: scores or side figures it would not show.
+LISTED = sa.orm.load_only(
+    Match.id,
+    Match.version,
+    Match.content_hash,
+    Match.variant,
+    Match.status,
+    Match.winner,
+    Match.totals,
+    Match.hand_count,
+    Match.updated_at,
+    Match.played_on,
+    Match.title,
+)
+LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
+
+
+def home_lists(scope: Scope) -> tuple[Listed, Listed]:
+    """The home page's lists: matches still being played (at most 50), then finished or
+    abandoned ones (at most 20), the most recently changed first."""
+    return (
+        list_matches(scope, Match.status == "ongoing", 50),
+        list_matches(scope, Match.status != "ongoing", 20),
+    )
+
+
+def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) -> Listed:
+    statement = (
+        sa.select(*LISTED_STATE)
+        .where(scope.matches(), condition)
+        .order_by(Match.updated_at.desc(), Match.id.desc())
+        .limit(limit)
+    )
+    return Listed(db.session.execute(statement).all())
