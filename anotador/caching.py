@@ -11,7 +11,9 @@ holds the named caches:
 - ``sections``: the rendered figures of a statistics page (``views.players``), keyed on
   the keys of every match they add up;
 - ``lists`` and ``rows``: the home page's and the history's lists of matches, and their rows
-  (:mod:`anotador.rows`).
+  (:mod:`anotador.rows`);
+- ``fragments``: what every page carries, per language and mount point (the head's links:
+  ``templating.shared_head``).
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every
@@ -58,6 +60,8 @@ SECTIONS_KEPT = 64
 LISTS_KEPT = 256
 #: Rendered rows of those lists kept (a few hundred bytes each).
 ROWS_KEPT = 4096
+#: Rendered pieces every page shares kept (one per language and mount point each).
+FRAGMENTS_KEPT = 32
 
 
 class Cache(Protocol[T]):
@@ -81,6 +85,7 @@ class Caches:
     sections: Cache[Markup]
     lists: Cache[Markup]
     rows: Cache[Markup]
+    fragments: Cache[Markup]
 
     def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
         self.scores = backend(SCORES_KEPT)
@@ -90,6 +95,7 @@ class Caches:
         self.sections = backend(SECTIONS_KEPT)
         self.lists = backend(LISTS_KEPT)
         self.rows = backend(ROWS_KEPT)
+        self.fragments = backend(FRAGMENTS_KEPT)
 
     def clear(self) -> None:
         """Forget everything (as after a restart); never needed for correctness."""

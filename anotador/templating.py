@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask import current_app
+from flask import render_template
+from flask import request
 from flask import url_for
 from flask_babel import format_decimal
+from markupsafe import Markup
 
 from anotador import i18n
 from anotador import labels
 from anotador import rows
+from anotador.caching import caches
 from anotador.extensions import LANGUAGES
 from anotador.i18n import problem_message
 
@@ -29,6 +34,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(variant_label)
     app.add_template_global(field_label)
     app.add_template_global(match_url)
+    app.add_template_global(shared_head)
     for helper in (rows.cached_list, rows.cached_row, rows.home_key, rows.history_key):
         app.add_template_global(helper)
     app.context_processor(page_context)
@@ -65,6 +71,19 @@ def field_label(name: str) -> str:
 def match_url(match_id: int) -> str:
     """The match page."""
     return url_for("matches.show", match_id=match_id)
+
+
+def shared_head() -> Markup:
+    """What every page's head links (``_head.html``). It depends on the language and where
+    the app is mounted alone, so it is drawn once for both; in debug mode every time, as a
+    static file's URL follows its content there."""
+    key = ("_head.html", i18n.locale_name(), request.script_root)
+    kept = caches().fragments
+    found = None if current_app.debug else kept.get(key)
+    if found is None:
+        found = Markup(render_template("_head.html"))
+        kept.put(key, found)
+    return found
 
 
 def page_context() -> dict[str, Any]:

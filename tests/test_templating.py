@@ -54,3 +54,27 @@ def test_a_forced_language_is_said_inside_and_the_page_language_after(app: Flask
         after = render_template_string(source)
     assert before == after == "Partidas 3.460 es"
     assert inside == "Matches 3,460 en"
+
+
+def test_the_shared_head_follows_the_language_and_the_mount_point(app: Flask) -> None:
+    """Every page's head is drawn once per language and mount point (templating.shared_head),
+    never another language's words or another mount point's links."""
+    client = app.test_client()
+
+    def head(language: str, root: str = "") -> str:
+        page = client.get(
+            "/cuenta/entrar",
+            headers={"Accept-Language": language},
+            base_url=f"http://localhost{root}",
+        )
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        return text[text.index("<head>") : text.index("</head>")]
+
+    spanish, english = head("es"), head("en")
+    assert "Pendiente" in spanish and "Pending" not in spanish
+    assert "Pending" in english
+    assert head("es") == spanish
+    mounted = head("es", "/club")
+    assert 'href="/club/static/css/app.css' in mounted
+    assert 'href="/static/css/app.css' in spanish
