@@ -72,7 +72,8 @@ def test_the_shared_head_follows_the_language_and_the_mount_point(app: Flask) ->
         return text[text.index("<head>") : text.index("</head>")]
 
     spanish, english = head("es"), head("en")
-    assert "Pendiente" in spanish and "Pending" not in spanish
+    assert "Pendiente" in spanish
+    assert "Pending" not in spanish
     assert "Pending" in english
     assert head("es") == spanish
     mounted = head("es", "/club")
