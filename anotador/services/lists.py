@@ -82,4 +82,5 @@ def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) ->
         .order_by(Match.updated_at.desc(), Match.id.desc())
         .limit(limit)
     )
-    return Listed(db.session.execute(statement).all())
+    # On the session's connection, past the ORM: plain rows of a few columns.
+    return Listed(db.session.connection().execute(statement).all())

@@ -145,8 +145,9 @@ MATCH_STATE = (
 
 
 def match_state(match_id: int) -> MatchState | None:
-    """The :class:`MatchState` of a match, in one light query (no ORM objects)."""
-    rows = db.session.execute(MATCH_STATE, {"match_id": match_id}).all()
+    """The :class:`MatchState` of a match, in one light query on the session's connection,
+    past the ORM (it runs for every match page and every sheet asked for)."""
+    rows = db.session.connection().execute(MATCH_STATE, {"match_id": match_id}).all()
     if not rows:
         return None
     sides: dict[int, tuple[str, list[str]]] = {}
@@ -271,7 +272,7 @@ def history_page(
     if after is not None:
         statement = statement.where(sa.tuple_(Match.played_on, Match.id) < sa.tuple_(*after))
     statement = statement.order_by(Match.played_on.desc(), Match.id.desc()).limit(size + 1)
-    states = db.session.execute(statement).all()
+    states = db.session.connection().execute(statement).all()
     next_cursor = None
     if len(states) > size:
         states = states[:size]

@@ -76,7 +76,7 @@ def kept_summaries(
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
     listed = statement.with_only_columns(*KEY_COLUMNS).order_by(Match.played_on, Match.id)
-    matches = list(db.session.execute(listed))
+    matches = db.session.connection().execute(listed).all()
     kept = caches().summaries
     keys = dict(zip((match.id for match in matches), match_keys(matches), strict=True))
     found = {match_id: kept.get(key) for match_id, key in keys.items() if key is not None}

@@ -84,49 +84,59 @@ def get_player(player_id: int, *, own: bool = False) -> Player:
 
 def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str, int]:
     """A statistics page of one player or a pair, with the page's filters."""
-    filters, errors = read_filters(request.args)
-    filters = services.queries.Filters(
-        variant=filters.variant, since=filters.since, until=filters.until
-    )
+    read, errors = read_filters(request.args)
+    filters = services.queries.Filters(variant=read.variant, since=read.since, until=read.until)
     args = {k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")}
+    ids = [p.id for p in team]
     if errors:
         found = services.queries.Summaries([], None)
     else:
-        ids = (p.id for p in team)
         found = services.queries.kept_summaries(access.scope(), ids, filters, all_players=True)
     page = render_template(
         template,
         team=team,
         own=all(player.owner_id == access.user_id() for player in team),
-        figures=figures_section([p.id for p in team], found, args),
-        filters=filters,
-        errors=errors,
-        variant_labels=labels.VARIANTS,
+        statistics=statistics_section(ids, found, filters, errors, args),
         **context,
     )
     return page, 400 if errors else 200
 
 
-def figures_section(
-    team: list[int], found: services.queries.Summaries, args: dict[str, str]
+def statistics_section(
+    team: list[int],
+    found: services.queries.Summaries,
+    filters: services.queries.Filters,
+    errors: list[str],
+    args: dict[str, str],
 ) -> Markup:
-    """The figures of ``team`` over the matches ``found``: they depend on those matches'
-    states alone (``found.key``), the filters kept in the links, the language and where the
-    app is mounted, so they are drawn once for all of these and kept."""
+    """The page's filters (``filters`` as read from ``args``, with their ``errors``) and the
+    figures of ``team`` over the matches ``found``. These depend on those matches' states
+    alone (``found.key``), the filters, the language and where the app is mounted, so they
+    are drawn once for all of these and kept."""
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
-    key = None if found.key is None else (*view, found.key)
+    key = None if found.key is None or errors else (*view, found.key)
     sections = caches().sections
     content = sections.get(key) if key is not None else None
     if content is None:
         figures = stats.team_stats(found.found, frozenset(team))
+        pair = len(team) > 1
+        action = (
+            url_for("players.pair", first_id=team[0], second_id=team[1])
+            if pair
+            else url_for("players.show", player_id=team[0])
+        )
         content = Markup(
             render_template(
-                "players/_figures.html",
+                "players/_statistics.html",
                 figures=figures,
                 chart=charts.results_svg(figures.results),
                 player_id=team[0],
-                pair=len(team) > 1,
+                pair=pair,
                 args=args,
+                action=action,
+                filters=filters,
+                errors=errors,
+                variant_labels=labels.VARIANTS,
             )
         )
         if key is not None:
