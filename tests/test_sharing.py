@@ -111,7 +111,11 @@ def test_a_group_member_sees_the_match_and_its_players_and_not_the_rest(app: Fla
         )
         ana_id = ana.id
         member_id = services.accounts.find_account("Miembro").id
-    assert member.get(f"/jugadores/{ana_id}").status_code == 200
+    seen = member.get(f"/jugadores/{ana_id}")
+    assert seen.status_code == 200
+    # Another account's player: its figures, but not the forms only its owner may use.
+    assert "Cambiar nombre o fusionar" not in seen.get_data(as_text=True)
+    assert "Cambiar nombre o fusionar" in owner.get(f"/jugadores/{ana_id}").get_data(as_text=True)
     assert member.post(f"/jugadores/{ana_id}/nombre", data={"name": "Otra"}).status_code == 404
     # Leaving the group: its matches are gone from the member's lists.
     left = member.post(f"/grupos/{group_id}/miembros/{member_id}/quitar")
