@@ -72,6 +72,7 @@ EXPECTED = {
     "pdf.match_sheet": "SNAAAA",
     "players.head_to_head": "SNASSA",
     "players.index": "SAASSA",
+    "players.manage": "SNNSSA",
     "players.merge": "SNNSSA",
     "players.pair": "SNASSA",
     "players.rename": "SNNSSA",

@@ -139,9 +139,25 @@ def test_rename(app: Flask, client: FlaskClient):
     taken = client.post(f"/jugadores/{ana}/nombre", data={"name": "BETO"})
     assert taken.status_code == 400
     assert "Otro jugador ya tiene ese nombre" in taken.text
+    assert 'value="BETO"' in taken.text  # what was typed stays in the form
     assert client.post(f"/jugadores/{ana}/nombre", data={"name": ""}).status_code == 400
     assert client.post(f"/jugadores/{ana}/nombre", data={"name": "x" * 61}).status_code == 400
     assert client.post("/jugadores/999/nombre", data={"name": "Zoe"}).status_code == 404
+
+
+def test_rename_and_merge_have_their_own_page(app: Flask, client: FlaskClient):
+    store(app, [["Ana", "Beto"], ["Carla", "Dani"]])
+    ana = player_id(app, "Ana")
+    stats = client.get(f"/jugadores/{ana}").get_data(as_text=True)
+    assert f'href="/jugadores/{ana}/editar"' in stats
+    assert 'name="name"' not in stats
+    page = client.get(f"/jugadores/{ana}/editar")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert f'action="/jugadores/{ana}/nombre"' in text
+    assert f'action="/jugadores/{ana}/fusionar"' in text
+    assert 'value="Ana"' in text
+    assert client.get("/jugadores/999/editar").status_code == 404
 
 
 def test_merge_keeps_every_match(app: Flask, client: FlaskClient):

@@ -82,7 +82,7 @@ def get_player(player_id: int, *, own: bool = False) -> Player:
     return player
 
 
-def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str, int]:
+def render_stats(template: str, team: list[Player]) -> tuple[str, int]:
     """A statistics page of one player or a pair, with the page's filters."""
     read, errors = read_filters(request.args)
     filters = services.queries.Filters(variant=read.variant, since=read.since, until=read.until)
@@ -97,7 +97,6 @@ def render_stats(template: str, team: list[Player], **context: Any) -> tuple[str
         team=team,
         own=all(player.owner_id == access.user_id() for player in team),
         statistics=statistics_section(ids, found, filters, errors, args),
-        **context,
     )
     return page, 400 if errors else 200
 
@@ -146,14 +145,22 @@ def statistics_section(
 
 @bp.get("/<id:player_id>")
 def show(player_id: int) -> ResponseReturnValue:
-    """A player's statistics and results over time, with rename and merge forms."""
-    player = get_player(player_id)
-    return render_stats(
-        "players/show.html",
-        [player],
-        rename=RenameForm(name=player.name),
-        merge=MergeForm(),
-    )
+    """A player's statistics and results over time."""
+    return render_stats("players/show.html", [get_player(player_id)])
+
+
+@bp.get("/<id:player_id>/editar")
+def manage(player_id: int) -> ResponseReturnValue:
+    """The forms that rename one of the account's players or merge another into it."""
+    player = get_player(player_id, own=True)
+    return render_manage(player, RenameForm(name=player.name), MergeForm())
+
+
+def render_manage(
+    player: Player, rename: RenameForm, merge: MergeForm, status: int = 200
+) -> tuple[str, int]:
+    page = render_template("players/manage.html", player=player, rename=rename, merge=merge)
+    return page, status
 
 
 @bp.get("/<id:first_id>/con/<id:second_id>")
@@ -224,8 +231,7 @@ def rename(player_id: int) -> ResponseReturnValue:
         form.name.errors = [
             labels.say("rename_problem", problem.code) if known else problem_message(problem)
         ]
-    page, _status = render_stats("players/show.html", [player], rename=form, merge=MergeForm())
-    return page, 400
+    return render_manage(player, form, MergeForm(), 400)
 
 
 @bp.post("/<id:player_id>/fusionar")
@@ -257,5 +263,4 @@ def merge(player_id: int) -> ResponseReturnValue:
             services.players.merge_players(player, other)
             flash(_("%(other)s is now %(name)s.", other=name, name=player.name), "success")
             return redirect(url_for("players.show", player_id=player.id))
-    page, _status = render_stats("players/show.html", [player], rename=RenameForm(), merge=form)
-    return page, 400
+    return render_manage(player, RenameForm(name=player.name), form, 400)
