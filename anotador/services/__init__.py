@@ -2,8 +2,10 @@
 
 - :mod:`~anotador.services.queries`: every read of matches and players (the match page, the
   lists, the history, the registry, the statistics); :mod:`~anotador.services.batches` reads
-  every stored match a batch at a time (export, ``anotador check``, imports), and ``queries``
-  offers its functions with the rest.
+  every stored match a batch at a time (export, ``anotador check``, imports),
+  :mod:`~anotador.services.lists` the lists' matches as states first and
+  :mod:`~anotador.services.statistics` the statistics' summaries, and ``queries`` offers
+  their functions with the rest.
 - :mod:`~anotador.services.documents`: a stored match's file, its content hash and its
   summary columns (imported by the others, importing none of them).
 - :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume, and
