@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Hashable
 from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -135,8 +136,12 @@ def match_key(match: Keyed, *view: Hashable) -> tuple[Hashable, ...] | None:
 
 def match_keys(matches: Iterable[Keyed]) -> list[tuple[Hashable, ...] | None]:
     """The :func:`match_key` of each of ``matches``, without a view."""
+    return state_keys((match.id, match.version, match.content_hash) for match in matches)
+
+
+def state_keys(states: Iterable[Sequence[Any]]) -> list[tuple[Hashable, ...] | None]:
+    """The :func:`match_key` of each of ``states``, without a view: plain rows that begin
+    with a match's id, version and content hash, in that order (a list's, read past the
+    ORM)."""
     url = db.engine.url.render_as_string()
-    return [
-        None if match.content_hash is None else (url, match.id, match.version, match.content_hash)
-        for match in matches
-    ]
+    return [None if state[2] is None else (url, state[0], state[1], state[2]) for state in states]

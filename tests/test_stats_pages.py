@@ -11,11 +11,13 @@ from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import MakeMatch
 
+from anotador import caching
 from anotador import services
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
 from anotador.services.scope import EVERYTHING
+from anotador.views import players
 
 PAIRS = (
     {"name": "Nosotros", "players": ["Ana", "Carla"]},
@@ -130,3 +132,25 @@ def test_a_match_without_a_content_hash_is_read_every_time(
     with count_statements(app) as statements:
         client.get(url)
     assert any("side.figures" in statement for statement in statements)
+
+
+def test_figures_made_from_a_newer_state_are_kept_under_it(app: Flask, make_match: MakeMatch):
+    """A hand saved between the listing of the matches and the reading of their summaries:
+    the figures show it, and are kept under the state they were made from, not the one
+    listed."""
+    match_id = make_match(sides=PAIRS, hands=[HAND])
+    ana = player_id(app, "Ana")
+    with app.test_request_context("/"):
+        found = services.queries.kept_summaries(EVERYTHING, [ana], all_players=True)
+        listed = found.key
+    with app.app_context():
+        match = services.queries.load_match(match_id)
+        assert match is not None
+        stock_out = {"end": "stock_out", "sides": [{"table_points": 0}, {"table_points": 0}]}
+        assert services.hands.record_hand(match, stock_out, match.version, None).ok
+    with app.test_request_context("/"):
+        html = players.statistics_section([ana], found, services.queries.Filters(), [], {})
+    assert ">450,0<" in html  # both hands
+    assert found.key != listed
+    kept = list(caching.caches(app).sections.entries)
+    assert [key[-1] for key in kept] == [found.key]

@@ -11,7 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador.caching import match_keys
+from anotador.caching import state_keys
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Side
@@ -30,7 +30,7 @@ class Listed:
     def keys(self) -> tuple[Hashable, ...]:
         """The :func:`anotador.caching.match_key` of each match (None for one without a
         content hash)."""
-        return tuple(match_keys(self.states))
+        return tuple(state_keys(self.states))
 
     @functools.cached_property
     def matches(self) -> list[Match]:

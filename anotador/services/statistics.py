@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections import defaultdict
 from collections.abc import Hashable
 from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,7 +17,7 @@ import sqlalchemy as sa
 from anotador import rules
 from anotador import stats
 from anotador.caching import caches
-from anotador.caching import match_keys
+from anotador.caching import state_keys
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
@@ -41,14 +43,39 @@ def summaries(
     return kept_summaries(scope, player_ids, filters, all_players=all_players).found
 
 
-@dataclasses.dataclass(frozen=True)
 class Summaries:
-    """Summaries as :func:`kept_summaries` finds them, with the key of what they were made
-    from: the :func:`anotador.caching.match_key` of every match, in order (None when a match
-    has no content hash, so that what is derived from them cannot be kept)."""
+    """The summaries of listed matches (rows of :data:`KEY_COLUMNS`), oldest first, read
+    when first asked for (``found``), with the key of what they are made from."""
 
-    found: list[stats.MatchSummary]
-    key: tuple[Hashable, ...] | None
+    def __init__(self, states: Sequence[Any] = ()) -> None:
+        self.states = list(states)
+        ids = [state[0] for state in self.states]
+        self.keys = dict(zip(ids, state_keys(self.states), strict=True))
+
+    @property
+    def key(self) -> tuple[Hashable, ...] | None:
+        """The :func:`anotador.caching.match_key` of every match, in order: of the states
+        listed, and once ``found`` was read, of the states the summaries were made from (a
+        match may change between the two reads). None when a match has no content hash, so
+        that what is derived from them cannot be kept."""
+        every = tuple(self.keys.values())
+        return None if None in every else every
+
+    @functools.cached_property
+    def found(self) -> list[stats.MatchSummary]:
+        """The summaries: kept ones from ``caches().summaries``, the others read (their
+        sides' stored figures and seats, one statement per :data:`READ_AT_ONCE` matches)."""
+        kept = caches().summaries
+        keys = self.keys
+        found = {match_id: kept.get(key) for match_id, key in keys.items() if key is not None}
+        missing = [match_id for match_id in keys if found.get(match_id) is None]
+        for start in range(0, len(missing), READ_AT_ONCE):
+            for state, summary in read_summaries(missing[start : start + READ_AT_ONCE]):
+                keys[state.id] = key = state_keys([state])[0]
+                found[state.id] = summary
+                if key is not None and summary is not None:
+                    kept.put(key, summary)
+        return [summary for match_id in keys if (summary := found.get(match_id)) is not None]
 
 
 def kept_summaries(
@@ -62,10 +89,10 @@ def kept_summaries(
 
     One statement lists the matches. A match's summary depends on that state of the match
     alone (its key, which a new hand, an edit, a renamed or merged player changes), so it is
-    kept (``caches().summaries``) and only the others are read: their sides with their stored
-    figures (``Side.figures``) and seats with players, in one more statement per
-    :data:`READ_AT_ONCE` matches. A match whose figures are missing or of another version
-    (written outside the app) is scored by the engine from its hands.
+    kept (``caches().summaries``) and only the others are read, when the summaries are first
+    asked for (``Summaries.found``): nothing at all when what is derived from them is kept
+    under their key. A match whose figures are missing or of another version (written
+    outside the app) is scored by the engine from its hands.
     """
     ids = list(player_ids)
     filters = filters or Filters()
@@ -76,23 +103,7 @@ def kept_summaries(
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
     listed = statement.with_only_columns(*KEY_COLUMNS).order_by(Match.played_on, Match.id)
-    matches = db.session.connection().execute(listed).all()
-    kept = caches().summaries
-    keys = dict(zip((match.id for match in matches), match_keys(matches), strict=True))
-    found = {match_id: kept.get(key) for match_id, key in keys.items() if key is not None}
-    missing = [match.id for match in matches if found.get(match.id) is None]
-    for start in range(0, len(missing), READ_AT_ONCE):
-        for state, summary in read_summaries(missing[start : start + READ_AT_ONCE]):
-            # The state read with the summary, which may be newer than the one listed.
-            keys[state.id] = key = match_keys([state])[0]
-            found[state.id] = summary
-            if key is not None and summary is not None:
-                kept.put(key, summary)
-    listed_summaries = [
-        summary for match in matches if (summary := found.get(match.id)) is not None
-    ]
-    every_key = tuple(keys.values())
-    return Summaries(listed_summaries, None if None in every_key else every_key)
+    return Summaries(db.session.connection().execute(listed).all())
 
 
 #: The columns that list the matches: what their keys are made of.

@@ -89,7 +89,7 @@ def render_stats(template: str, team: list[Player]) -> tuple[str, int]:
     args = {k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")}
     ids = [p.id for p in team]
     if errors:
-        found = services.queries.Summaries([], None)
+        found = services.queries.Summaries()
     else:
         found = services.queries.kept_summaries(access.scope(), ids, filters, all_players=True)
     page = render_template(
@@ -113,9 +113,9 @@ def statistics_section(
     alone (``found.key``), the filters, the language and where the app is mounted, so they
     are drawn once for all of these and kept."""
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
-    key = None if found.key is None or errors else (*view, found.key)
+    listed = found.key
     sections = caches().sections
-    content = sections.get(key) if key is not None else None
+    content = sections.get((*view, listed)) if listed is not None and not errors else None
     if content is None:
         figures = stats.team_stats(found.found, frozenset(team))
         pair = len(team) > 1
@@ -138,8 +138,10 @@ def statistics_section(
                 variant_labels=labels.VARIANTS,
             )
         )
-        if key is not None:
-            sections.put(key, content)
+        # Kept under the states the figures were made from (read after the listing).
+        made_from = found.key
+        if made_from is not None and not errors:
+            sections.put((*view, made_from), content)
     return content
 
 
