@@ -53,12 +53,12 @@ PAGES_KEPT = 64
 #: Rendered PDF sheets kept, and the most bytes they may take together.
 SHEETS_KEPT = 64
 SHEETS_MAX_BYTES = 32 * 1024 * 1024
-#: Match summaries kept (a few hundred bytes each): a club's matches.
-SUMMARIES_KEPT = 8192
+#: Match summaries kept (about 1.5 KB each: some 6 MB per process at most).
+SUMMARIES_KEPT = 4096
 #: Rendered statistics pages' figures kept (one per team, filter and language).
 SECTIONS_KEPT = 64
-#: Rendered lists of matches kept (a home page's or a history page's).
-LISTS_KEPT = 256
+#: Rendered lists of matches kept (a home page's or a history page's, up to 20 KB each).
+LISTS_KEPT = 128
 #: Rendered rows of those lists kept (a few hundred bytes each).
 ROWS_KEPT = 4096
 #: Rendered pieces every page shares kept (one per language and mount point each).
