@@ -12,8 +12,8 @@ holds the named caches:
   the keys of every match they add up;
 - ``lists`` and ``rows``: the home page's and the history's lists of matches, and their rows
   (:mod:`anotador.rows`);
-- ``fragments``: what every page carries, per language and mount point (the head's links:
-  ``templating.shared_head``).
+- ``fragments``: pieces of many pages, per language and mount point (the head's links, a
+  live page's words: ``templating.shared_fragment``).
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every

@@ -34,7 +34,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(variant_label)
     app.add_template_global(field_label)
     app.add_template_global(match_url)
-    app.add_template_global(shared_head)
+    app.add_template_global(shared_fragment)
     for helper in (rows.cached_list, rows.cached_row, rows.home_key, rows.history_key):
         app.add_template_global(helper)
     app.context_processor(page_context)
@@ -73,15 +73,15 @@ def match_url(match_id: int) -> str:
     return url_for("matches.show", match_id=match_id)
 
 
-def shared_head() -> Markup:
-    """What every page's head links (``_head.html``). It depends on the language and where
-    the app is mounted alone, so it is drawn once for both; in debug mode every time, as a
-    static file's URL follows its content there."""
-    key = ("_head.html", i18n.locale_name(), request.script_root)
+def shared_fragment(template: str) -> Markup:
+    """``template``, a piece of many pages that depends on the language and where the app
+    is mounted alone (every page's head links, a live page's words), drawn once for both;
+    in debug mode every time, as a static file's URL follows its content there."""
+    key = (template, i18n.locale_name(), request.script_root)
     kept = caches().fragments
     found = None if current_app.debug else kept.get(key)
     if found is None:
-        found = Markup(render_template("_head.html"))
+        found = Markup(render_template(template))
         kept.put(key, found)
     return found
 

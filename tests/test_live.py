@@ -156,12 +156,18 @@ def test_a_form_shown_again_after_another_phone_saved_shows_its_own_version(
 def test_the_words_of_the_live_table_are_translated(app: Flask, client: FlaskClient):
     match_id = owned_match(app)
     page = client.get(f"/partidas/{match_id}").get_data(as_text=True)
-    words = re.search(r'<script type="application/json" id="live-words">(.*?)</script>', page, re.S)
-    assert words
-    spanish = json.loads(words.group(1))
+    spanish = live_words(page)
     assert spanish["recorded"] == "Otro teléfono anotó la mano {number}."
     page = client.get(f"/partidas/{match_id}", headers={"Accept-Language": "it"})
-    assert "{number}" in page.get_data(as_text=True)
+    italian = live_words(page.get_data(as_text=True))  # said once per language, never shared
+    assert "{number}" in italian["recorded"]
+    assert italian["recorded"] != spanish["recorded"]
+
+
+def live_words(page: str) -> dict[str, str]:
+    words = re.search(r'<script type="application/json" id="live-words">(.*?)</script>', page, re.S)
+    assert words
+    return json.loads(words.group(1))
 
 
 def test_a_poll_leaves_the_session_cookie_as_it_is(app: Flask, client: FlaskClient):

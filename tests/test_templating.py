@@ -57,7 +57,7 @@ def test_a_forced_language_is_said_inside_and_the_page_language_after(app: Flask
 
 
 def test_the_shared_head_follows_the_language_and_the_mount_point(app: Flask) -> None:
-    """Every page's head is drawn once per language and mount point (templating.shared_head),
+    """Every page's head is drawn once per language and mount point (templating.shared_fragment),
     never another language's words or another mount point's links."""
     client = app.test_client()
 
