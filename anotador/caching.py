@@ -104,6 +104,24 @@ class Caches:
             cache.clear()
 
 
+def kept(
+    cache: Cache[T],
+    key: Hashable | None,
+    make: Callable[[], T],
+    keep_under: Callable[[], Hashable | None] | None = None,
+) -> T:
+    """What ``cache`` keeps under ``key``, else ``make()``, then kept under ``key`` (or
+    under ``keep_under()``, the key of what it was made from when that is read with it and
+    may be newer; None: not kept). ``key`` None: made every time, never kept."""
+    found = cache.get(key) if key is not None else None
+    if found is None:
+        found = make()
+        under = key if keep_under is None else keep_under()
+        if under is not None:
+            cache.put(under, found)
+    return found
+
+
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Caches()
 

@@ -23,6 +23,7 @@ from flask import request
 from markupsafe import Markup
 
 from anotador.caching import caches
+from anotador.caching import kept
 from anotador.caching import match_keys
 from anotador.i18n import locale_name
 from anotador.models import Match
@@ -34,32 +35,31 @@ def cached_list(template: str, **lists_and_tables: Any) -> Markup:
     (:class:`~anotador.services.queries.Listed`) it draws, and label tables that depend on
     the language alone; once per state of every listed match in each language."""
     lists = {name: value for name, value in lists_and_tables.items() if isinstance(value, Listed)}
-    keys = tuple((name, listed.keys()) for name, listed in sorted(lists.items()))
-    key = (template, locale_name(), request.script_root, keys)
-    cacheable = not any(None in listed_keys for _name, listed_keys in keys)
-    kept = caches().lists
-    found = kept.get(key) if cacheable else None
-    if found is None:
-        found = Markup(render_template(template, **lists_and_tables))
-        # Kept only if drawn from the states it is keyed on (a match may change between
-        # the list's two reads).
-        if cacheable and all(
-            listed.keys() == tuple(match_keys(listed.matches)) for listed in lists.values()
-        ):
-            kept.put(key, found)
-    return found
+    keys = tuple((name, lists[name].keys()) for name in sorted(lists))
+    listed_keys = [match_key for _name, match_keys in keys for match_key in match_keys]
+    key = None if None in listed_keys else (template, locale_name(), request.script_root, keys)
+
+    def drawn_from_listed() -> Hashable | None:
+        # A match may change between the list's two reads: kept only if drawn from the
+        # states it is keyed on.
+        loaded = tuple((name, tuple(match_keys(lists[name].matches))) for name in sorted(lists))
+        return key if loaded == keys else None
+
+    return kept(
+        caches().lists,
+        key,
+        lambda: Markup(render_template(template, **lists_and_tables)),
+        drawn_from_listed,
+    )
 
 
 def cached_row(template: str, match: Match, key: Hashable, **tables: Any) -> Markup:
     """``template`` drawn for ``match``, once for its ``key`` in each language; ``tables``
     are label tables that depend on the language alone."""
     full = (template, locale_name(), request.script_root, key)
-    kept = caches().rows
-    found = kept.get(full)
-    if found is None:
-        found = Markup(render_template(template, match=match, **tables))
-        kept.put(full, found)
-    return found
+    return kept(
+        caches().rows, full, lambda: Markup(render_template(template, match=match, **tables))
+    )
 
 
 def home_key(match: Match) -> Hashable:

@@ -22,6 +22,7 @@ from anotador import i18n
 from anotador import labels
 from anotador import rows
 from anotador.caching import caches
+from anotador.caching import kept
 from anotador.extensions import LANGUAGES
 from anotador.i18n import problem_message
 
@@ -77,13 +78,8 @@ def shared_fragment(template: str) -> Markup:
     """``template``, a piece of many pages that depends on the language and where the app
     is mounted alone (every page's head links, a live page's words), drawn once for both;
     in debug mode every time, as a static file's URL follows its content there."""
-    key = (template, i18n.locale_name(), request.script_root)
-    kept = caches().fragments
-    found = None if current_app.debug else kept.get(key)
-    if found is None:
-        found = Markup(render_template(template))
-        kept.put(key, found)
-    return found
+    key = None if current_app.debug else (template, i18n.locale_name(), request.script_root)
+    return kept(caches().fragments, key, lambda: Markup(render_template(template)))
 
 
 def page_context() -> dict[str, Any]:

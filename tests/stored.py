@@ -24,6 +24,7 @@ from flask_login.utils import encode_cookie
 from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services.scope import EVERYTHING
 
 #: The ``make_match`` fixture: ``make_match(variant, *, sides=, hands=, layout=, first_dealer=,
 #: **document_keys) -> match id``.
@@ -133,3 +134,19 @@ def _context_of(app: Flask) -> contextlib.AbstractContextManager[object]:
     if flask.has_app_context() and flask.current_app._get_current_object() is app:
         return contextlib.nullcontext()
     return app.app_context()
+
+
+def player_id(app: Flask, name: str) -> int:
+    """The id of the player called ``name`` (accents and case aside), who must exist."""
+    with _context_of(app):
+        player = services.queries.find_player(EVERYTHING, name)
+        assert player is not None, name
+        return player.id
+
+
+def rename(app: Flask, name: str, new_name: str) -> None:
+    """Rename the player called ``name`` as its account would."""
+    with _context_of(app):
+        player = services.queries.find_player(EVERYTHING, name)
+        assert player is not None, name
+        assert services.players.rename_player(player, new_name) is None

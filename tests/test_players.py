@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import create_stored_match
 from stored import match_document
+from stored import player_id
 from stored import signed_in
 
 from anotador import services
@@ -17,7 +18,6 @@ from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Player
 from anotador.models import Seat
-from anotador.services.scope import EVERYTHING
 
 
 def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
@@ -32,13 +32,6 @@ def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:
         **changes,
     }  # fmt: skip
     return create_stored_match(app, match_document(**document))
-
-
-def player_id(app: Flask, name: str) -> int:
-    with app.app_context():
-        player = services.queries.find_player(EVERYTHING, name)
-        assert player is not None
-        return player.id
 
 
 def test_suggestions_ignore_accents_and_case(app: Flask, client: FlaskClient):

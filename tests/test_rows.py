@@ -7,6 +7,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import MakeMatch
+from stored import rename
 
 from anotador import caching
 from anotador import rows
@@ -57,10 +58,7 @@ def test_a_history_row_follows_a_renamed_player(
 ) -> None:
     make_match(sides=PAIRS, hands=[HAND])
     assert "Ana, Carla" in client.get("/historial").get_data(as_text=True)
-    with app.app_context():
-        ana = services.queries.find_player(EVERYTHING, "Ana")
-        assert ana is not None
-        assert services.players.rename_player(ana, "Anabel") is None
+    rename(app, "Ana", "Anabel")
     page = client.get("/historial").get_data(as_text=True)
     assert "Anabel, Carla" in page
     assert "Ana, Carla" not in page

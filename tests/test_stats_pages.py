@@ -10,6 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import MakeMatch
+from stored import player_id
+from stored import rename
 
 from anotador import caching
 from anotador import services
@@ -28,13 +30,6 @@ HAND = {
     "closer": 0,
     "sides": [{"clean": 1, "table_points": 300}, {"table_points": 100, "hand_points": 30}],
 }
-
-
-def player_id(app: Flask, name: str) -> int:
-    with app.app_context():
-        player = services.queries.find_player(EVERYTHING, name)
-        assert player is not None
-        return player.id
 
 
 def matches_played(page: str) -> int:
@@ -79,10 +74,7 @@ def test_a_renamed_partner_shows_under_the_new_name(
     make_match(sides=PAIRS, hands=[HAND])
     url = f"/jugadores/{player_id(app, 'Ana')}"
     assert ">Carla</a>" in client.get(url).get_data(as_text=True)
-    with app.app_context():
-        carla = services.queries.find_player(EVERYTHING, "Carla")
-        assert carla is not None
-        assert services.players.rename_player(carla, "Carolina") is None
+    rename(app, "Carla", "Carolina")
     page = client.get(url).get_data(as_text=True)
     assert ">Carolina</a>" in page
     assert ">Carla</a>" not in page

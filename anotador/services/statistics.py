@@ -48,9 +48,8 @@ class Summaries:
     when first asked for (``found``), with the key of what they are made from."""
 
     def __init__(self, states: Sequence[Any] = ()) -> None:
-        self.states = list(states)
-        ids = [state[0] for state in self.states]
-        self.keys = dict(zip(ids, state_keys(self.states), strict=True))
+        ids = [state[0] for state in states]
+        self.keys = dict(zip(ids, state_keys(states), strict=True))
 
     @property
     def key(self) -> tuple[Hashable, ...] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from flask import Blueprint
@@ -28,6 +29,7 @@ from anotador import labels
 from anotador import services
 from anotador import stats
 from anotador.caching import caches
+from anotador.caching import kept
 from anotador.forms import TextField
 from anotador.i18n import locale_name
 from anotador.i18n import problem_message
@@ -113,10 +115,12 @@ def statistics_section(
     alone (``found.key``), the filters, the language and where the app is mounted, so they
     are drawn once for all of these and kept."""
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
-    listed = found.key
-    sections = caches().sections
-    content = sections.get((*view, listed)) if listed is not None and not errors else None
-    if content is None:
+
+    def key() -> Hashable | None:
+        # Before the summaries are read, the states listed; after, those they were made of.
+        return None if found.key is None or errors else (*view, found.key)
+
+    def draw() -> Markup:
         figures = stats.team_stats(found.found, frozenset(team))
         pair = len(team) > 1
         action = (
@@ -124,7 +128,7 @@ def statistics_section(
             if pair
             else url_for("players.show", player_id=team[0])
         )
-        content = Markup(
+        return Markup(
             render_template(
                 "players/_statistics.html",
                 figures=figures,
@@ -138,11 +142,8 @@ def statistics_section(
                 variant_labels=labels.VARIANTS,
             )
         )
-        # Kept under the states the figures were made from (read after the listing).
-        made_from = found.key
-        if made_from is not None and not errors:
-            sections.put((*view, made_from), content)
-    return content
+
+    return kept(caches().sections, key(), draw, key)
 
 
 @bp.get("/<id:player_id>")
