@@ -261,14 +261,14 @@ def hand_saver(port: int, match_id: int, cookie: str, form: dict[str, str]) -> C
             0, "POST", path, body, {"Cookie": str(state["cookie"])}, connection=conn
         )
         if got == 302:
+            # The session keeps the cookie it had: the planilla the phone is redirected to
+            # shows the "hand saved" message and takes it out again.
             state["version"] = int(state["version"]) + 1
-            state["cookie"] = session_of(headers, str(state["cookie"]))
         return got
 
     return save
 
 
-@contextlib.contextmanager
 def main(port: int, workers: int, threads: int) -> None:
     """The child process: the production gunicorn settings, quiet, on loopback."""
     app = create_app()
