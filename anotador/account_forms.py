@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField
 from wtforms import PasswordField
 from wtforms import StringField
 from wtforms.validators import InputRequired
 from wtforms.validators import Length
 
+from anotador.forms import Form
 from anotador.forms import TextField
 from anotador.services.accounts import MAX_PASSWORD
 
@@ -32,12 +32,12 @@ def name_field(label: Any, autocomplete: str = "username") -> TextField:
     )
 
 
-class SignInForm(FlaskForm):
+class SignInForm(Form):
     name = name_field(_l("Account name"))
     password = password_field(_l("Password"), "current-password")
 
 
-class SignUpForm(FlaskForm):
+class SignUpForm(Form):
     name = name_field(_l("Account name"))
     password = password_field(_l("Password"), "new-password")
     confirm = password_field(_l("The password again"), "new-password")
@@ -48,13 +48,13 @@ class SignUpForm(FlaskForm):
     )
 
 
-class PasswordForm(FlaskForm):
+class PasswordForm(Form):
     current = password_field(_l("Current password"), "current-password")
     new = password_field(_l("New password"), "new-password")
     confirm = password_field(_l("The new password again"), "new-password")
 
 
-class DeleteAccountForm(FlaskForm):
+class DeleteAccountForm(Form):
     password = password_field(_l("Password"), "current-password")
     confirm = BooleanField(
         _l("Yes, delete my account and all my matches"),
@@ -62,13 +62,13 @@ class DeleteAccountForm(FlaskForm):
     )
 
 
-class GroupForm(FlaskForm):
+class GroupForm(Form):
     name = name_field(_l("Name of the group"), "off")
 
 
-class MemberForm(FlaskForm):
+class MemberForm(Form):
     name = name_field(_l("Account name of the new member"), "off")
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A button that changes something: only its CSRF token."""

@@ -22,6 +22,7 @@ from wtforms import StringField
 from wtforms import SubmitField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (no stub yet)
 
+from anotador import i18n
 from anotador import inputs
 from anotador import labels
 from anotador import rules
@@ -37,6 +38,15 @@ MAX_PLAYERS = max(layout.players_per_side for layout in LAYOUTS.values())
 COMMON_OPTIONS = ("target", "decks", "canastas_to_close", "tie")
 #: Beyond every setting the engine accepts: it says which range applies.
 MAX_NUMBER = 999_999_999
+
+
+class Form(FlaskForm):
+    """Every form of the app: Flask-WTF's (its CSRF token), with WTForms' own messages from
+    :data:`anotador.i18n.FORM_MESSAGES`."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> i18n.FormMessages:
+            return i18n.FORM_MESSAGES
 
 
 class TextField(StringField):
@@ -93,7 +103,7 @@ def seat_of(side: int, index: int, sides: int) -> int:
     return side + index * sides
 
 
-class NewMatchForm(FlaskForm):
+class NewMatchForm(Form):
     """One screen: variant, layout, sides, players, first dealer, settings, start scores."""
 
     variant = RadioField(
@@ -310,7 +320,7 @@ def option_choice(value: Any) -> Any:
 _add_slot_fields()
 
 
-class UploadForm(FlaskForm):
+class UploadForm(Form):
     """A match file (``.json``) to import as a new match."""
 
     file = FileField(_l("Match file (.json)"), validators=[FileRequired(_l("Choose a file."))])

@@ -17,7 +17,6 @@ from typing import Any
 from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField
 from wtforms import Field
 from wtforms import HiddenField
@@ -30,6 +29,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from anotador import inputs
 from anotador import labels
 from anotador import rules
+from anotador.forms import Form
 from anotador.i18n import problem_message
 from anotador.rules import Role
 from anotador.rules.text import MAX_TEXT
@@ -95,7 +95,7 @@ def side_field(spec: InputField) -> Field:
     )
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """Fields are added per match by :func:`hand_form`; this holds what every hand has."""
 
     request_key = HiddenField()

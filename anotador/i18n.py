@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
+from babel.support import Translations
 from flask_babel import Domain
 from flask_babel import _get_current_context
 from flask_babel import get_domain
@@ -14,6 +15,7 @@ from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from wtforms.i18n import messages_path
 
 from anotador.rules import MESSAGES
 from anotador.rules import Problem
@@ -89,3 +91,24 @@ def points(value: float, signed: bool = False) -> str:
     if value < 0:
         return MINUS + text
     return ("+" + text) if signed and value > 0 else text
+
+
+@functools.lru_cache(maxsize=16)
+def wtforms_catalog(locale: str) -> NullTranslations:
+    """WTForms' own messages in ``locale``, read once per process."""
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class FormMessages:
+    """WTForms' own messages (a required field, a number out of range...) in the request's
+    language: what Flask-WTF gives forms, but its catalog read once per process and
+    language instead of once per request (a form's page or save)."""
+
+    def gettext(self, string: str) -> str:
+        return wtforms_catalog(locale_name()).ugettext(string)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return wtforms_catalog(locale_name()).ungettext(singular, plural, n)
+
+
+FORM_MESSAGES = FormMessages()

@@ -1,9 +1,9 @@
 """Statistics over plain per-match summaries: pure, no database, no Flask.
 
 A :class:`MatchSummary` holds each side's :class:`SideFigures`, made by :func:`side_figures`
-from the engine's scored match (each side's hand score is the sum of the engine's breakdown,
-the counts are the inputs the engine validated) and stored with the side; everything else
-here only adds and compares those figures. A "team" is a set of
+from the engine's scored match (:mod:`anotador.figures`: each side's hand score is the sum of
+the engine's breakdown, the counts are the inputs the engine validated) and stored with the
+side; everything here only adds and compares those figures. A "team" is a set of
 player ids: one player, or a pair of partners (who must sit on the same side).
 """
 
@@ -13,84 +13,17 @@ import datetime
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Sequence
-from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
-from typing import Any
 
 from anotador import rules
-from anotador.rules import Role
+
+# The figures of one match, with the statistics that add them up (``stats.SideFigures``).
+from anotador.figures import SideFigures as SideFigures
+from anotador.figures import SideHand as SideHand
+from anotador.figures import side_figures as side_figures
 
 Team = frozenset[int]
-
-
-@dataclass(frozen=True)
-class SideHand:
-    """One side's result in one hand."""
-
-    score: int
-    closed: bool
-    clean: int
-    dirty: int
-    red_threes: int
-    # Canastas of each kind, by canasta field (the variant's own kinds), and whether the
-    # side laid down a special hand.
-    kinds: tuple[tuple[str, int], ...] = ()
-    special: bool = False
-
-
-@dataclass(frozen=True)
-class SideFigures:
-    """One side's figures over one match's hands: what the statistics add up. Stored with
-    the side (``Side.figures``, rewritten with every change to the match), so statistics
-    read them instead of scoring every match again."""
-
-    hands: int = 0
-    points: int = 0
-    closed: int = 0
-    clean: int = 0
-    dirty: int = 0
-    red_threes: int = 0
-    special_hands: int = 0
-    #: Canastas of each kind, by canasta field in the variant's order (none without hands).
-    kinds: tuple[tuple[str, int], ...] = ()
-    #: The side's best hand: its score and number (1-based; the first of equal ones).
-    best_score: int | None = None
-    best_number: int | None = None
-
-    @classmethod
-    def of(cls, hands: Sequence[SideHand]) -> SideFigures:
-        kinds: Counter[str] = Counter()
-        best: tuple[int, int] | None = None
-        for number, hand in enumerate(hands, start=1):
-            for kind, count in hand.kinds:
-                kinds[kind] += count
-            if best is None or hand.score > best[0]:
-                best = (hand.score, number)
-        return cls(
-            hands=len(hands),
-            points=sum(hand.score for hand in hands),
-            closed=sum(hand.closed for hand in hands),
-            clean=sum(hand.clean for hand in hands),
-            dirty=sum(hand.dirty for hand in hands),
-            red_threes=sum(hand.red_threes for hand in hands),
-            special_hands=sum(hand.special for hand in hands),
-            kinds=tuple(kinds.items()),
-            best_score=best[0] if best else None,
-            best_number=best[1] if best else None,
-        )
-
-    def to_document(self) -> dict[str, Any]:
-        """As stored (JSON)."""
-        document = asdict(self)
-        document["kinds"] = [list(pair) for pair in self.kinds]
-        return document
-
-    @classmethod
-    def from_document(cls, document: dict[str, Any]) -> SideFigures:
-        known = {name: document[name] for name in cls.__dataclass_fields__ if name in document}
-        known["kinds"] = tuple((str(kind), int(count)) for kind, count in known.get("kinds", ()))
-        return cls(**known)
 
 
 @dataclass(frozen=True)
@@ -144,37 +77,6 @@ def summarize(
     return MatchSummary(
         match_id, played_on, game.rules.variant.name, score.finished, score.winner, sides
     )
-
-
-def side_figures(game: rules.Match, score: rules.MatchScore) -> list[SideFigures]:
-    """Each side's figures in a match scored by the engine.
-
-    Clean and dirty canastas are the inputs with those roles (canastas also counted in another
-    field, and those of other kinds, are neither)."""
-    roles = game.rules.variant.roles
-    clean_fields, dirty_fields, red_fields = (
-        [spec.name for spec in roles.get(role, ())]
-        for role in (Role.CLEAN_CANASTAS, Role.DIRTY_CANASTAS, Role.RED_THREES)
-    )
-    kinds = game.rules.variant.canasta_fields
-    special_fields = [spec.name for spec in roles.get(Role.SPECIAL_HAND, ())]
-    return [
-        SideFigures.of(
-            [
-                SideHand(
-                    score=scored.sides[index].score,
-                    closed=hand.closer == index,
-                    clean=sum(hand.sides[index].get(name, 0) for name in clean_fields),
-                    dirty=sum(hand.sides[index].get(name, 0) for name in dirty_fields),
-                    red_threes=sum(hand.sides[index].get(name, 0) for name in red_fields),
-                    kinds=tuple((kind, hand.sides[index].get(kind, 0)) for kind in kinds),
-                    special=any(hand.sides[index].get(name) is not None for name in special_fields),
-                )
-                for hand, scored in zip(game.hands, score.hands, strict=True)
-            ]
-        )
-        for index in range(len(game.sides))
-    ]
 
 
 @dataclass(frozen=True)

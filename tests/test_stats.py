@@ -5,6 +5,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import given
+from hypothesis import strategies as st
 from stored import create_stored_match
 from stored import match_document
 
@@ -196,3 +198,26 @@ def test_charts_draw_each_side_and_the_target(app: Flask):
         points = str(charts.results_svg(many)).split('points="')[1].split('"')[0].split()
         assert len(points) == charts.MAX_POINTS + 1
         assert str(charts.results_svg([])) == ""
+
+
+SIDE_HANDS = st.builds(
+    stats.SideHand,
+    score=st.integers(-2000, 5000),
+    closed=st.booleans(),
+    clean=st.integers(0, 5),
+    dirty=st.integers(0, 5),
+    red_threes=st.integers(0, 4),
+    kinds=st.tuples(
+        st.tuples(st.just("clean"), st.integers(0, 3)),
+        st.tuples(st.just("dirty"), st.integers(0, 3)),
+    ),
+    special=st.booleans(),
+)
+
+
+@given(st.lists(SIDE_HANDS, max_size=30))
+def test_adding_hands_one_by_one_gives_the_figures_of_all_of_them(hands: list[stats.SideHand]):
+    figures = stats.SideFigures()
+    for side_hand in hands:
+        figures = figures.plus(side_hand)
+    assert figures == stats.SideFigures.of(hands)

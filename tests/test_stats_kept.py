@@ -187,3 +187,28 @@ def test_statistics_read_no_hands(app: Flask):
         found = statistics.summaries(EVERYTHING, [player], all_players=True)
     assert len(found) == 3
     assert not [s for s in statements if "hand.inputs" in s]
+
+
+def test_hands_recorded_one_by_one_add_each_hand_to_the_figures(app: Flask):
+    """A save adds its hand to the stored figures (it does not add every hand up again):
+    after each hand they are still those of a fresh scoring, the best hand and ties too."""
+    match_id = create_stored_match(app, match_document(sides=SIDES, hands=[]))
+    played = [*HANDS, hand(400, 40, 0, 2), hand(0, 0), hand(30, 700, 1, 3)]
+    for number, played_hand in enumerate(played, start=1):
+        with app.app_context():
+            match = load(match_id)
+            outcome = services.hands.record_hand(match, played_hand, match.version, f"k{number}")
+            assert outcome.ok, outcome
+        assert_kept(app)
+
+
+def test_a_save_adds_up_every_hand_when_the_figures_are_not_of_the_version_before(app: Flask):
+    """Figures left by a write outside the app (another version) are not added to."""
+    match_id = create_stored_match(app, match_document(sides=SIDES, hands=HANDS))
+    with app.app_context():
+        wrong = stats.SideFigures(hands=2, points=99_999).to_document()
+        db.session.execute(sa.update(Side).values(figures={**wrong, "version": 0}))
+        db.session.commit()
+        match = load(match_id)
+        assert services.hands.record_hand(match, hand(90, 150, 1, 1), match.version, "k").ok
+    assert_kept(app)

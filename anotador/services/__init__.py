@@ -18,9 +18,10 @@
   :mod:`~anotador.services.sharing`: a match's table and spectator links and its group;
   :mod:`~anotador.services.scope`: whose matches a read sees.
 
-Each write validates through the rules engine, claims the match's version, commits once and
-then sends :data:`anotador.signals.match_changed`; none of them knows about requests,
-sessions or flashing: they return what happened.
+Each write validates through the rules engine, claims the match's version (in its write
+turn: :mod:`anotador.write_turns`), commits once and then sends
+:data:`anotador.signals.match_changed`; none of them knows about requests, sessions or
+flashing: they return what happened.
 """
 
 # Every room, so ``from anotador import services`` is enough to use

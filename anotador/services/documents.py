@@ -6,14 +6,21 @@ plain rows of the whole-database batches and the statistics (:func:`document_of`
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
 
+import sqlalchemy as sa
+
 from anotador import rules
-from anotador import stats
+from anotador.extensions import db
+from anotador.figures import SideFigures
+from anotador.figures import side_figures
+from anotador.figures import with_last_hand
 from anotador.models import Match
+from anotador.models import Side
 from anotador.models import name_key
 
 
@@ -62,6 +69,74 @@ def content_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """A match's derived columns and its sides' figures, as :func:`refresh_summary` writes
+    them: worked out before a change claims the match's version, so that the write that
+    follows (which holds SQLite's one write lock) only stores them."""
+
+    totals: list[int]
+    winner: int | None
+    hand_count: int
+    status: str
+    content_hash: str
+    figures: list[dict[str, Any]]
+
+    def columns(self) -> dict[str, Any]:
+        """The match row's derived columns."""
+        return {
+            "totals": self.totals,
+            "winner": self.winner,
+            "hand_count": self.hand_count,
+            "status": self.status,
+            "content_hash": self.content_hash,
+        }
+
+    def write(self, match: Match) -> None:
+        """Set the columns and the figures on the ORM objects (written at the next flush)."""
+        for name, value in self.columns().items():
+            setattr(match, name, value)
+        for side, figures in zip(match.sides, self.figures, strict=True):
+            side.figures = figures
+
+    def write_figures(self, match: Match) -> None:
+        """Write the sides' figures now, past the ORM: one statement for every side (the
+        columns go with the version claim, ``claim_version(match, version, **columns())``)."""
+        sides = Side.__table__
+        update = sides.update().where(sides.c.id == sa.bindparam("side_id"))
+        rows = [
+            {"side_id": side.id, "figures": figures}
+            for side, figures in zip(match.sides, self.figures, strict=True)
+        ]
+        db.session.connection().execute(update, rows)
+        for side, figures in zip(match.sides, self.figures, strict=True):
+            sa.orm.attributes.set_committed_value(side, "figures", figures)
+
+
+def summary(
+    match: Match,
+    game: rules.Match,
+    score: rules.MatchScore,
+    hands: Sequence[dict[str, Any]] | None,
+    version: int,
+    appended: bool = False,
+) -> Summary:
+    """The :class:`Summary` of ``match`` read and scored as ``game`` and ``score``, at
+    ``version``; ``hands``: the stored inputs of its hands when known (else they are read).
+    ``appended``: ``game`` is the stored match with one more hand (its sides' stored figures,
+    when of the version before, only take that hand)."""
+    earlier = figures_before_last_hand(match, game, version - 1) if appended else None
+    status = "finished" if score.finished else "abandoned" if match.abandoned else "ongoing"
+    return Summary(
+        totals=list(score.totals),
+        winner=score.winner,
+        hand_count=len(score.hands),
+        status=status,
+        content_hash=content_hash(match_document(match, hands)),
+        figures=stored_figures(game, score, version, earlier),
+    )
+
+
 def refresh_summary(
     match: Match,
     game: rules.Match,
@@ -71,24 +146,34 @@ def refresh_summary(
     """Rewrite the derived columns, the sides' figures included, from a fresh reading and
     score (same transaction as the change, after the version claim); ``hands``: the stored
     inputs of the match's hands when known (else its hands are read)."""
-    match.totals = list(score.totals)
-    match.winner = score.winner
-    match.hand_count = len(score.hands)
-    if score.finished:
-        match.status = "finished"
-    else:
-        match.status = "abandoned" if match.abandoned else "ongoing"
-    match.content_hash = content_hash(match_document(match, hands))
-    for side, figures in zip(match.sides, stored_figures(game, score, match.version), strict=True):
-        side.figures = figures
+    summary(match, game, score, hands, match.version).write(match)
 
 
 def stored_figures(
-    game: rules.Match, score: rules.MatchScore, version: int
+    game: rules.Match,
+    score: rules.MatchScore,
+    version: int,
+    earlier: Sequence[SideFigures] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each side's :class:`anotador.stats.SideFigures` as ``Side.figures`` stores them: with
+    """Each side's :class:`anotador.figures.SideFigures` as ``Side.figures`` stores them: with
     the ``Match.version`` they belong to (statistics score a match whose figures are of
-    another version, so they are never stale)."""
-    return [
-        {**figures.to_document(), "version": version} for figures in stats.side_figures(game, score)
-    ]
+    another version, so they are never stale). ``earlier``: the sides' figures over every
+    hand but the last (:func:`figures_before_last_hand`), when known."""
+    made = side_figures(game, score) if earlier is None else with_last_hand(earlier, game, score)
+    return [{**side.to_document(), "version": version} for side in made]
+
+
+def figures_before_last_hand(
+    match: Match, game: rules.Match, version: int
+) -> list[SideFigures] | None:
+    """The sides' stored figures, if they are those of ``match`` at ``version`` and of every
+    hand of ``game`` but its last; else None (they are added up again)."""
+    earlier = []
+    for side in match.sides:
+        stored = side.figures
+        if not stored or stored.get("version") != version:
+            return None
+        if stored.get("hands") != len(game.hands) - 1:
+            return None
+        earlier.append(SideFigures.from_document(stored))
+    return earlier

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,13 +13,14 @@ from sqlalchemy.exc import IntegrityError
 
 from anotador import rules
 from anotador import signals
+from anotador import write_turns
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.extensions import db
 from anotador.models import Hand
 from anotador.models import Match
+from anotador.services import documents
 from anotador.services.documents import match_document
-from anotador.services.documents import refresh_summary
 from anotador.services.matches import cached
 from anotador.services.matches import claim_version
 
@@ -50,16 +52,18 @@ def record_hand(
     stored = stored_inputs(match)
     number = len(stored) + 1
 
-    def apply(game: rules.Match) -> list[dict[str, Any]]:
-        document = rules.hand_to_document(game.rules, game.hands[number - 1])
-        # Added beside the collection, not into it: a save never loads the earlier hands.
-        db.session.add(
-            Hand(match_id=match.id, number=number, inputs=document, request_key=request_key)
-        )
-        return [*stored, document]
+    def inputs_after(game: rules.Match) -> list[dict[str, Any]]:
+        return [*stored, rules.hand_to_document(game.rules, game.hands[number - 1])]
+
+    def apply(inputs: Sequence[dict[str, Any]]) -> None:
+        # Past the ORM, beside the collection: a save never loads the earlier hands.
+        row = {"match_id": match.id, "number": number, "request_key": request_key}
+        db.session.connection().execute(Hand.__table__.insert(), {**row, "inputs": inputs[-1]})
 
     reading = changed_reading(match, number - 1, hand)
-    outcome = save_hands(match, version, number, apply, "hand_recorded", reading)
+    outcome = save_hands(
+        match, version, number, inputs_after, apply, "hand_recorded", reading, appended=True
+    )
     if outcome.conflict and request_key:
         # The same form may have been saved by a parallel retry of this very request.
         saved = saved_with_key(match, request_key)
@@ -94,15 +98,18 @@ def edit_hand(
     if not 1 <= number <= len(match.hands):
         raise IndexError(number)
 
-    def apply(game: rules.Match) -> list[dict[str, Any]]:
-        document = rules.hand_to_document(game.rules, game.hands[number - 1])
-        match.hands[number - 1].inputs = document
+    def inputs_after(game: rules.Match) -> list[dict[str, Any]]:
+        inputs = [h.inputs for h in match.hands]
+        inputs[number - 1] = rules.hand_to_document(game.rules, game.hands[number - 1])
+        return inputs
+
+    def apply(inputs: Sequence[dict[str, Any]]) -> None:
+        match.hands[number - 1].inputs = inputs[number - 1]
         if request_key:
             match.hands[number - 1].request_key = request_key
-        return [h.inputs for h in match.hands]
 
     reading = changed_reading(match, number - 1, hand)
-    return save_hands(match, version, number, apply, "hand_edited", reading)
+    return save_hands(match, version, number, inputs_after, apply, "hand_edited", reading)
 
 
 def delete_hand(match: Match, number: int, version: int) -> Outcome:
@@ -110,7 +117,7 @@ def delete_hand(match: Match, number: int, version: int) -> Outcome:
     inputs = [h.inputs for h in match.hands]
     del inputs[number - 1]
 
-    def apply(game: rules.Match) -> list[dict[str, Any]]:
+    def apply(_inputs: Sequence[dict[str, Any]]) -> None:
         doomed = match.hands[number - 1]
         match.hands.remove(doomed)
         db.session.delete(doomed)
@@ -118,9 +125,9 @@ def delete_hand(match: Match, number: int, version: int) -> Outcome:
         for later in match.hands[number - 1 :]:
             later.number -= 1
             db.session.flush()
-        return inputs
 
-    return save_hands(match, version, None, apply, "hand_deleted", full_reading(match, inputs))
+    reading = full_reading(match, inputs)
+    return save_hands(match, version, None, lambda _game: inputs, apply, "hand_deleted", reading)
 
 
 def undo_last_hand(match: Match, version: int) -> Outcome:
@@ -172,28 +179,36 @@ def save_hands(
     match: Match,
     version: int,
     number: int | None,
-    apply: Callable[[rules.Match], list[dict[str, Any]]],
+    inputs_after: Callable[[rules.Match], list[dict[str, Any]]],
+    apply: Callable[[Sequence[dict[str, Any]]], None],
     change: str,
     reading: Reading,
+    appended: bool = False,
 ) -> Outcome:
     """Take ``reading`` (the engine's reading of the changed match: :func:`changed_reading`,
     :func:`full_reading`), then apply the change if nobody else changed the match since
-    ``version`` was read; ``apply`` returns the stored inputs of every hand afterwards;
-    ``change`` names it for :data:`anotador.signals.match_changed`, sent once it is
-    committed."""
+    ``version`` was read. ``inputs_after`` gives the stored inputs of every hand afterwards
+    (from the reading), ``apply`` writes them; ``change`` names the change for
+    :data:`anotador.signals.match_changed`, sent once it is committed. ``appended``: the
+    change adds a hand after the others."""
     game, score, problems = reading
     if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))
-    if not claim_version(match, version):
-        return Outcome(conflict=True)
-    try:
-        inputs = tuple(apply(game))
-        refresh_summary(match, game, score, inputs)
-        match_id, key = match.id, match_key(match)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        return Outcome(conflict=True)
+    inputs = tuple(inputs_after(game))
+    # Worked out before the claim: on SQLite the claim takes the database's one write lock,
+    # and every other phone's save waits until this one commits.
+    summary = documents.summary(match, game, score, inputs, version + 1, appended)
+    with write_turns.turn():
+        try:
+            if not claim_version(match, version, **summary.columns()):
+                return Outcome(conflict=True)
+            apply(inputs)
+            summary.write_figures(match)
+            match_id, key = match.id, match_key(match)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            return Outcome(conflict=True)
     if key is not None:
         # The planilla the phone is sent to next finds the engine's work already done.
         caches().scores.put(key, (game, score, inputs))

@@ -6,12 +6,12 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from typing import Any
-from typing import cast
 
 import sqlalchemy as sa
 
 from anotador import rules
 from anotador import signals
+from anotador import write_turns
 from anotador.caching import caches
 from anotador.caching import match_key
 from anotador.extensions import db
@@ -140,20 +140,25 @@ def create_match(
     return match, problems
 
 
-def claim_version(match: Match, version: int) -> bool:
+def claim_version(match: Match, version: int, **columns: Any) -> bool:
     """Bump the match's version if it is still ``version`` (one statement, so of two phones
-    saving at once exactly one wins); False, and the session rolled back, when it is not."""
+    saving at once exactly one wins), writing ``columns`` of its row in the same statement;
+    False, and the session rolled back, when it is not."""
+    table = Match.__table__
     update = (
-        sa.update(Match)
-        .where(Match.id == match.id, Match.version == version)
-        .values(version=Match.version + 1)
+        table.update()
+        .where(table.c.id == match.id, table.c.version == version)
+        .values(version=table.c.version + 1, **columns)
     )
-    claimed = cast(sa.CursorResult[Any], db.session.execute(update))
+    # Past the ORM: nothing pending is flushed first, so on SQLite the claim is the
+    # change's first write (it takes the database's write lock).
+    claimed = db.session.connection().execute(update)
     if claimed.rowcount != 1:
         db.session.rollback()
         return False
     # What the row now holds, without reading it back.
-    sa.orm.attributes.set_committed_value(match, "version", version + 1)
+    for name, value in {"version": version + 1, **columns}.items():
+        sa.orm.attributes.set_committed_value(match, name, value)
     return True
 
 
@@ -161,12 +166,13 @@ def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
     """Mark a match as stopped before its end (or resume it); False, and nothing changed,
     when another phone changed the match since ``version`` was read."""
     scored = score(match)
-    if not claim_version(match, version):
-        return False
-    match.abandoned = abandoned
-    refresh_summary(match, scored.game, scored.score, scored.inputs)
-    match_id = match.id
-    db.session.commit()
+    with write_turns.turn():
+        if not claim_version(match, version):
+            return False
+        match.abandoned = abandoned
+        refresh_summary(match, scored.game, scored.score, scored.inputs)
+        match_id = match.id
+        db.session.commit()
     signals.changed("abandoned" if abandoned else "resumed", match_id)
     return True
 

@@ -17,7 +17,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import BooleanField
 from wtforms.validators import InputRequired
@@ -30,6 +29,7 @@ from anotador import services
 from anotador import stats
 from anotador.caching import caches
 from anotador.caching import kept
+from anotador.forms import Form
 from anotador.forms import TextField
 from anotador.i18n import locale_name
 from anotador.i18n import problem_message
@@ -41,11 +41,11 @@ bp = Blueprint("players", __name__, url_prefix="/jugadores")
 bp.before_request(access.require_account)
 
 
-class RenameForm(FlaskForm):
+class RenameForm(Form):
     name = TextField(_l("New name"), [InputRequired(_l("Write the new name."))])
 
 
-class MergeForm(FlaskForm):
+class MergeForm(Form):
     other = TextField(_l("Same person as"), [InputRequired()])
     confirm = BooleanField(_l("Yes, they are the same person"), [InputRequired()])
 
