@@ -6,7 +6,8 @@ who played 100 finished matches, 12 more finished matches whose sheets nobody dr
 40-hand match. Each route is loaded by 4 client threads for a second, the routes one after
 the other after ``/healthz``, in 3 rounds; every ratio is the median over the rounds of the
 route's median over the median of ``/healthz`` in the same round (a slow phase of the
-machine moves both), with each round's ratio and the target beside it. Then 10 cold
+machine moves both), with each round's ratio and the target beside it; beside them the
+live poll's 304, the least any signed-in request that reads a match row costs. Then 10 cold
 PDFs are asked for at once while 2 clients keep asking for ``/healthz``: its p99 (target
 under 50 ms) and how the PDFs were answered (200 drawn, 503 "preparing"; never a 500).
 """
@@ -35,6 +36,9 @@ TARGETS = {
     "player statistics, 100 matches": 5.0,
     "cached PDF": 1.5,
     "PDF 304": 1.5,
+    # What any signed-in request that reads one match row costs (the session, the account,
+    # the row): the least a sheet's 304 can cost while it checks who asks.
+    "live poll 304 (the floor)": None,
 }
 WON = {
     "end": "closed",
@@ -94,6 +98,8 @@ def run() -> list[str]:
         pdf = f"/partidas/{seeded['pdf']}/planilla.pdf"
         status, headers, _ = server.request(live.port, "GET", pdf, headers={"Cookie": cookie})
         etag = headers.get("etag", "")
+        poll = f"/partidas/{seeded['pdf']}/version"
+        version = server.request(live.port, "GET", poll, headers={"Cookie": cookie})[1]["etag"]
         routes = {
             "404 page": server.getter("/no-such-page", cookie, 404),
             "home": server.getter("/", cookie),
@@ -102,6 +108,7 @@ def run() -> list[str]:
             "player statistics, 100 matches": server.getter(f"/jugadores/{seeded['ana']}", cookie),
             "cached PDF": server.getter(pdf, cookie),
             "PDF 304": server.getter(pdf, cookie, 304, If_None_Match=etag),
+            "live poll 304 (the floor)": server.getter(poll, cookie, 304, If_None_Match=version),
         }
         rounds = measure_rounds(live.port, routes)
         storm = cold_storm(live.port, cookie, seeded["cold"])

@@ -18,6 +18,7 @@ from test_hands import record
 from anotador import services
 from anotador.extensions import db
 from anotador.models import Match
+from anotador.services import statistics
 
 SIDES = [
     {"name": "Nos", "players": ["Ana", "Carla"]},
@@ -111,6 +112,15 @@ def test_a_group_member_sees_the_match_and_its_players_and_not_the_rest(app: Fla
         )
         ana_id = ana.id
         member_id = services.accounts.find_account("Miembro").id
+        owner_id = services.accounts.find_account(OWNER).id
+    home = member.get("/").get_data(as_text=True)
+    assert f"/partidas/{shared}" in home
+    assert f"/partidas/{private}" not in home
+    with app.app_context():
+        # The member's statistics of Ana add up the shared match only; her owner's, both.
+        for account, matches in ((member_id, [shared]), (owner_id, [shared, private])):
+            found = statistics.kept_summaries(services.scope.Scope(account), [ana_id])
+            assert list(found.keys) == matches
     seen = member.get(f"/jugadores/{ana_id}")
     assert seen.status_code == 200
     # Another account's player: its figures, but not the forms only its owner may use.

@@ -48,6 +48,14 @@ def matches_of(player_ids: Iterable[int]) -> sa.Select[int]:
     )
 
 
+def played_by(player: int | sa.BindParameter[int]) -> sa.Select[int]:
+    """The ids of the matches where the player sat (its id, or the parameter that gives it
+    to a statement built once)."""
+    return (
+        sa.select(Side.match_id).join(Seat, Seat.side_id == Side.id).where(Seat.player_id == player)
+    )
+
+
 def filtered(
     scope: Scope, statement: sa.Select[*tuple[Any, ...]], filters: Filters, player: Player | None
 ) -> sa.Select[*tuple[Any, ...]]:

@@ -15,6 +15,7 @@ from anotador.caching import state_keys
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Side
+from anotador.services.scope import ACCOUNT_MATCHES
 from anotador.services.scope import Scope
 
 
@@ -66,21 +67,43 @@ LISTED = sa.orm.load_only(
 LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
 
 
+def listing(where: sa.ColumnElement[bool], limit: int) -> sa.Select[*tuple[Any, ...]]:
+    """The states of the first ``limit`` matches ``where`` holds, the most recently changed
+    first."""
+    return (
+        sa.select(*LISTED_STATE)
+        .where(where)
+        .order_by(Match.updated_at.desc(), Match.id.desc())
+        .limit(limit)
+    )
+
+
+ONGOING = Match.status == "ongoing"
+#: The home page's lists of any account (``scope.ACCOUNT`` their parameter), built once: the
+#: page most requests ask for.
+ACCOUNT_HOME = (
+    listing(sa.and_(ACCOUNT_MATCHES, ONGOING), 50),
+    listing(sa.and_(ACCOUNT_MATCHES, ~ONGOING), 20),
+)
+
+
 def home_lists(scope: Scope) -> tuple[Listed, Listed]:
     """The home page's lists: matches still being played (at most 50), then finished or
     abandoned ones (at most 20), the most recently changed first."""
+    if scope.of_account:
+        ongoing, others = ACCOUNT_HOME
+    else:
+        ongoing = listing(sa.and_(scope.matches(), ONGOING), 50)
+        others = listing(sa.and_(scope.matches(), ~ONGOING), 20)
+    # On the session's connection, past the ORM: plain rows of a few columns.
+    connection = db.session.connection()
+    parameters = scope.parameters()
     return (
-        list_matches(scope, Match.status == "ongoing", 50),
-        list_matches(scope, Match.status != "ongoing", 20),
+        Listed(connection.execute(ongoing, parameters).all()),
+        Listed(connection.execute(others, parameters).all()),
     )
 
 
 def list_matches(scope: Scope, condition: sa.ColumnElement[bool], limit: int) -> Listed:
-    statement = (
-        sa.select(*LISTED_STATE)
-        .where(scope.matches(), condition)
-        .order_by(Match.updated_at.desc(), Match.id.desc())
-        .limit(limit)
-    )
-    # On the session's connection, past the ORM: plain rows of a few columns.
+    statement = listing(sa.and_(scope.matches(), condition), limit)
     return Listed(db.session.connection().execute(statement).all())

@@ -17,6 +17,7 @@ from anotador.models import Side
 from anotador.models import name_key
 from anotador.services.documents import content_hash
 from anotador.services.documents import match_document
+from anotador.services.filters import played_by
 
 
 def find_or_create_player(name: str, owner_id: int | None) -> Player:
@@ -62,15 +63,6 @@ def shared_matches(first: Player, second: Player) -> int:
         .where(Side.match_id.in_(played_by(second.id)))
     )
     return db.session.scalar(both) or 0
-
-
-def played_by(player_id: int) -> sa.Select[int]:
-    """The ids of the matches where the player sat."""
-    return (
-        sa.select(Side.match_id)
-        .join(Seat, Seat.side_id == Side.id)
-        .where(Seat.player_id == player_id)
-    )
 
 
 def merge_players(keep: Player, gone: Player) -> int:

@@ -27,7 +27,16 @@ class Scope:
     everything: bool = False
 
     def groups(self) -> sa.Select[int]:
-        return sa.select(Membership.group_id).where(Membership.user_id == self.user_id)
+        return groups_of(self.user_id)
+
+    @property
+    def of_account(self) -> bool:
+        """An account's scope: :data:`ACCOUNT_MATCHES` with :meth:`parameters`."""
+        return self.user_id is not None and not self.everything
+
+    def parameters(self) -> dict[str, int]:
+        """The parameters of :data:`ACCOUNT_MATCHES` for this account's scope."""
+        return {"scope_account": self.user_id} if self.user_id is not None else {}
 
     def matches(self) -> sa.ColumnElement[bool]:
         """The condition on ``Match`` rows this scope sees."""
@@ -35,7 +44,7 @@ class Scope:
             return sa.true()
         if self.user_id is None:
             return sa.false()
-        return sa.or_(Match.owner_id == self.user_id, Match.group_id.in_(self.groups()))
+        return account_matches(self.user_id)
 
     def players(self) -> sa.ColumnElement[bool]:
         """The condition on ``Player`` rows: the account's own, and whoever sat in a match
@@ -52,6 +61,25 @@ class Scope:
         )
         return sa.or_(Player.owner_id == self.user_id, Player.id.in_(seated))
 
+
+#: The account a statement built once is run for (its id, as the parameter
+#: ``scope_account``: :meth:`Scope.parameters`), in :data:`ACCOUNT_MATCHES`.
+ACCOUNT = sa.bindparam("scope_account", type_=sa.Integer)
+
+
+def groups_of(account: int | sa.BindParameter[int] | None) -> sa.Select[int]:
+    """The ids of an account's groups (its id, or :data:`ACCOUNT`)."""
+    return sa.select(Membership.group_id).where(Membership.user_id == account)
+
+
+def account_matches(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bool]:
+    """The matches an account sees: its own and its groups' (its id, or :data:`ACCOUNT`)."""
+    return sa.or_(Match.owner_id == account, Match.group_id.in_(groups_of(account)))
+
+
+#: :meth:`Scope.matches` of any account: the pages most requests ask for (the home page's
+#: lists, a player's statistics) build their statements with it once.
+ACCOUNT_MATCHES = account_matches(ACCOUNT)
 
 #: An administrator's command line: every match of the installation.
 EVERYTHING = Scope(None, everything=True)

@@ -28,6 +28,8 @@ from anotador.services.documents import document_of
 from anotador.services.filters import Filters
 from anotador.services.filters import filtered
 from anotador.services.filters import matches_of
+from anotador.services.filters import played_by
+from anotador.services.scope import ACCOUNT_MATCHES
 from anotador.services.scope import Scope
 
 
@@ -95,6 +97,10 @@ def kept_summaries(
     """
     ids = list(player_ids)
     filters = filters or Filters()
+    connection = db.session.connection()
+    if scope.of_account and not filters.active and len(ids) == 1:
+        parameters = {**scope.parameters(), "statistics_player": ids[0]}
+        return Summaries(connection.execute(ACCOUNT_PLAYER, parameters).all())
     statement = filtered(scope, sa.select(Match), filters, None)
     if all_players:
         for player_id in ids:
@@ -102,11 +108,21 @@ def kept_summaries(
     else:
         statement = statement.where(Match.id.in_(matches_of(ids)))
     listed = statement.with_only_columns(*KEY_COLUMNS).order_by(Match.played_on, Match.id)
-    return Summaries(db.session.connection().execute(listed).all())
+    return Summaries(connection.execute(listed).all())
 
 
 #: The columns that list the matches: what their keys are made of.
 KEY_COLUMNS = (Match.id, Match.version, Match.content_hash)
+#: The matches of one player (``statistics_player``) that an account sees
+#: (``scope.ACCOUNT``), unfiltered: the statistics page asked for most, built once.
+ACCOUNT_PLAYER = (
+    sa.select(*KEY_COLUMNS)
+    .where(
+        ACCOUNT_MATCHES,
+        Match.id.in_(played_by(sa.bindparam("statistics_player", type_=sa.Integer))),
+    )
+    .order_by(Match.played_on, Match.id)
+)
 #: The columns of ``match`` a summary is made of, as plain rows: ORM objects would cost
 #: more than the statistics themselves.
 SUMMARY_COLUMNS = (
