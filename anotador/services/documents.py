@@ -119,13 +119,12 @@ def summary(
     score: rules.MatchScore,
     hands: Sequence[dict[str, Any]] | None,
     version: int,
-    appended: bool = False,
 ) -> Summary:
     """The :class:`Summary` of ``match`` read and scored as ``game`` and ``score``, at
     ``version``; ``hands``: the stored inputs of its hands when known (else they are read).
-    ``appended``: ``game`` is the stored match with one more hand (its sides' stored figures,
-    when of the version before, only take that hand)."""
-    earlier = figures_before_last_hand(match, game, version - 1) if appended else None
+    When ``game`` is the stored match with one more hand, its sides' stored figures (of the
+    version before) only take that hand."""
+    earlier = figures_before_last_hand(match, game, version - 1)
     status = "finished" if score.finished else "abandoned" if match.abandoned else "ongoing"
     return Summary(
         totals=list(score.totals),
@@ -167,7 +166,8 @@ def figures_before_last_hand(
     match: Match, game: rules.Match, version: int
 ) -> list[SideFigures] | None:
     """The sides' stored figures, if they are those of ``match`` at ``version`` and of every
-    hand of ``game`` but its last; else None (they are added up again)."""
+    hand of ``game`` but its last (only a new hand adds one: an edit keeps the count, a
+    deletion lowers it); else None (they are added up again)."""
     earlier = []
     for side in match.sides:
         stored = side.figures

@@ -61,9 +61,7 @@ def record_hand(
         db.session.connection().execute(Hand.__table__.insert(), {**row, "inputs": inputs[-1]})
 
     reading = changed_reading(match, number - 1, hand)
-    outcome = save_hands(
-        match, version, number, inputs_after, apply, "hand_recorded", reading, appended=True
-    )
+    outcome = save_hands(match, version, number, inputs_after, apply, "hand_recorded", reading)
     if outcome.conflict and request_key:
         # The same form may have been saved by a parallel retry of this very request.
         saved = saved_with_key(match, request_key)
@@ -183,21 +181,19 @@ def save_hands(
     apply: Callable[[Sequence[dict[str, Any]]], None],
     change: str,
     reading: Reading,
-    appended: bool = False,
 ) -> Outcome:
     """Take ``reading`` (the engine's reading of the changed match: :func:`changed_reading`,
     :func:`full_reading`), then apply the change if nobody else changed the match since
     ``version`` was read. ``inputs_after`` gives the stored inputs of every hand afterwards
     (from the reading), ``apply`` writes them; ``change`` names the change for
-    :data:`anotador.signals.match_changed`, sent once it is committed. ``appended``: the
-    change adds a hand after the others."""
+    :data:`anotador.signals.match_changed`, sent once it is committed."""
     game, score, problems = reading
     if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))
     inputs = tuple(inputs_after(game))
     # Worked out before the claim: on SQLite the claim takes the database's one write lock,
     # and every other phone's save waits until this one commits.
-    summary = documents.summary(match, game, score, inputs, version + 1, appended)
+    summary = documents.summary(match, game, score, inputs, version + 1)
     with write_turns.turn():
         try:
             if not claim_version(match, version, **summary.columns()):
