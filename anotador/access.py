@@ -145,19 +145,55 @@ def remember_link(token: str) -> None:
     session.permanent = True  # a phone at the table keeps its link for the evening and more
 
 
-def level(sharing: Sharing) -> Level:
+@dataclasses.dataclass(frozen=True)
+class Grant:
+    """A request's access to one match, and what this browser presented for it: its signed-in
+    account (the session's credential) or an opened link. A sheet link is signed for it
+    (``views.pdf``), so that only a browser presenting the same can use the link unchecked."""
+
+    level: Level
+    credential: str = ""
+
+
+def grant(sharing: Sharing) -> Grant:
     """The access the current request has to a match shared as ``sharing``."""
-    identity = user_id()
-    if identity is not None and sharing.owner_id == identity:
-        return Level.OWN
+    user = signed_in()
+    if user is not None and sharing.owner_id == user.id:
+        return Grant(Level.OWN, account_credential(user))
     opened = links()
     if sharing.table_token and sharing.table_token in opened:
-        return Level.SCORE if sharing.ongoing else Level.READ
+        level = Level.SCORE if sharing.ongoing else Level.READ
+        return Grant(level, link_credential(sharing.table_token))
     if sharing.spectator_token and sharing.spectator_token in opened:
-        return Level.READ
-    if identity is not None and sharing.group_id is not None and sharing.group_id in group_ids():
-        return Level.READ
-    return Level.NONE
+        return Grant(Level.READ, link_credential(sharing.spectator_token))
+    if user is not None and sharing.group_id is not None and sharing.group_id in group_ids():
+        return Grant(Level.READ, account_credential(user))
+    return Grant(Level.NONE)
+
+
+def level(sharing: Sharing) -> Level:
+    """The access the current request has to a match shared as ``sharing``."""
+    return grant(sharing).level
+
+
+def account_credential(user: Account) -> str:
+    # What Flask-Login keeps in the session of a signed-in browser (Account.get_id): a new
+    # password, which replaces the session token, changes it.
+    return f"account:{user.get_id()}"
+
+
+def link_credential(token: str) -> str:
+    return f"link:{token}"
+
+
+def presented_credentials() -> list[str]:
+    """Every credential this browser's session presents, read from the session alone (no
+    database): its account's, as Flask-Login keeps it, and its opened links'."""
+    presented = [link_credential(token) for token in links()]
+    account = session.get("_user_id")
+    if isinstance(account, str):
+        presented.append(f"account:{account}")
+    return presented
 
 
 def refuse() -> NoReturn:
@@ -175,11 +211,11 @@ def match_for(match_id: int, need: Level) -> Match:
     return match
 
 
-def state_for(match_id: int, need: Level) -> tuple[MatchState, Level]:
-    """The light state of a match and this request's level on it, if at least ``need``."""
+def state_for(match_id: int, need: Level) -> tuple[MatchState, Grant]:
+    """The light state of a match and this request's access to it, if at least ``need``."""
     state = services.queries.match_state(match_id)
-    granted = level(state.sharing) if state is not None else Level.NONE
-    if state is None or granted < need:
+    granted = grant(state.sharing) if state is not None else Grant(Level.NONE)
+    if state is None or granted.level < need:
         refuse()
     return state, granted
 

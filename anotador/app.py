@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import BaseConverter
 from werkzeug.routing import IntegerConverter
 from werkzeug.routing import Map
 
@@ -69,6 +70,8 @@ def create_app(
     # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter
+    # A score sheet's key (anotador.pdf.sheet_key) in its link: anything else is a 404.
+    app.url_map.converters["sheet_key"] = SheetKeyConverter
     templating.register_template_helpers(app)
     assets.init_app(app)
     app.register_blueprint(main.bp)
@@ -95,3 +98,7 @@ def create_app(
 class RowIdConverter(IntegerConverter):
     def __init__(self, url_map: Map) -> None:
         super().__init__(url_map, min=1, max=2**31 - 1)
+
+
+class SheetKeyConverter(BaseConverter):
+    regex = "[0-9a-f]{64}"

@@ -31,12 +31,12 @@ FORM = {
 }
 
 
-def seed(app: Any) -> tuple[str, list[int]]:
+def seed(app: Any) -> list[int]:
     hand = {
         "end": "stock_out",
         "sides": [{"table_points": 50, "hand_points": 50}, {"table_points": 50, "hand_points": 50}],
     }
-    user = services.accounts.create_account("Club", "a benchmark password")
+    user = services.accounts.create_account(server.ACCOUNT, server.PASSWORD)
     ids = []
     for table in range(CLIENTS):
         document = {
@@ -52,13 +52,13 @@ def seed(app: Any) -> tuple[str, list[int]]:
         match, problems = services.matches.create_match(document, 0, owner_id=user.id)
         assert match is not None, problems
         ids.append(match.id)
-    return user.get_id(), ids
+    return ids
 
 
 def run() -> list[str]:
     with server.LiveServer(seed, WORKERS, THREADS, in_memory=False) as live:
-        identity, ids = live.seeded
-        cookie = live.cookie(identity)
+        ids = live.seeded
+        cookie = live.sign_in()
         healthz = server.measure(live.port, [server.getter("/healthz")] * 4, 3.0)
         savers = [server.hand_saver(live.port, match_id, cookie, FORM) for match_id in ids]
         samples = server.load(live.port, savers, SECONDS)

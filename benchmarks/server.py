@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,9 @@ from anotador import production
 from anotador.extensions import db
 
 SECRET = "benchmark-secret-" + "x" * 32
+#: The account a benchmark's seed makes and its phones sign in as (:meth:`LiveServer.sign_in`).
+ACCOUNT = "Club"
+PASSWORD = "a benchmark password"
 READY_SECONDS = 60
 
 
@@ -77,7 +81,6 @@ class LiveServer:
             self.seeded = self.seed(app)
             db.session.remove()
             db.engine.dispose()
-        self.app = app
         command = [sys.executable, "-m", "benchmarks.server", str(self.port)]
         command += [str(self.workers), str(self.threads)]
         self.process = subprocess.Popen(
@@ -104,14 +107,34 @@ class LiveServer:
             path.rmdir() if path.is_dir() else path.unlink()
         self.folder.rmdir()
 
-    def cookie(self, user_id: str, **extra: Any) -> str:
-        """A session cookie signed in as ``user_id`` (``User.get_id()``)."""
-        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
-        value = serializer.dumps({"_user_id": user_id, "_fresh": True, **extra})
-        return f"session={value}"
+    def sign_in(self, name: str = ACCOUNT, password: str = PASSWORD) -> str:
+        """The ``Cookie`` header of a browser signed in as ``name`` through the sign-in form:
+        what a real phone sends with every later request (the session Flask-Login made for
+        this client and the remember cookie), so no request pays for a session the app has
+        to rewrite."""
+        page = "/cuenta/entrar"
+        status, headers, html = request(self.port, "GET", page)
+        assert status == 200, status
+        form = {"csrf_token": hidden_field(html, "csrf_token"), "name": name, "password": password}
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            conn.request(
+                "POST",
+                page,
+                body=urllib.parse.urlencode(form),
+                headers={"Cookie": session_of(headers, ""), "Content-Type": FORM_TYPE},
+            )
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 303, response.status
+            cookies = [value for key, value in response.getheaders() if key == "Set-Cookie"]
+        finally:
+            conn.close()
+        return "; ".join(cookie.split(";", 1)[0] for cookie in cookies)
 
 
 Sample = tuple[float, int]  # seconds, status
+FORM_TYPE = "application/x-www-form-urlencoded"
 
 
 def request(
@@ -126,7 +149,7 @@ def request(
     conn = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     sent = dict(headers or {})
     if body is not None:
-        sent["Content-Type"] = "application/x-www-form-urlencoded"
+        sent["Content-Type"] = FORM_TYPE
     try:
         conn.request(method, path, body=body, headers=sent)
         response = conn.getresponse()

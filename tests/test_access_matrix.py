@@ -70,6 +70,7 @@ EXPECTED = {
     "matches.show": "SNAAAA",
     "pdf.blank_sheet": "AAAAAA",
     "pdf.match_sheet": "SNAAAA",
+    "pdf.sheet_of_state": "SNAAAA",
     "players.head_to_head": "SNASSA",
     "players.index": "SAASSA",
     "players.manage": "SNNSSA",
@@ -140,6 +141,8 @@ def make_world(app: Flask, index: int) -> World:
             "lang": "es",
             "filename": "css/app.css",
             "digest": rules_bundle()[0],
+            # Not this match's sheet: whoever may read the match is sent to its sheet.
+            "key": "0" * 64,
         }
         db.session.remove()
     return World(values, table, spectator)

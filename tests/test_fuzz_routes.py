@@ -537,6 +537,11 @@ URL_FILLERS: dict[tuple[str, str], Filler] = {
         lambda s, c: [rules_bundle()[0]],
         lambda s: ["0" * 16, "", "%00", "..", rules_bundle()[0].upper(), "a" * 300],
     ),
+    ("sheet_key", "key"): Filler(
+        # A well-formed key that is no state's: the link sends to the sheet as it is now.
+        lambda s, c: ["0" * 64],
+        lambda s: ["A" * 64, "0" * 63, "0" * 65, "%00" * 64, "..", "", quote("ñ") * 32],
+    ),
     ("path", "filename"): Filler(
         static_files,
         lambda s: ["../app.py", "%2e%2e/%2e%2e/etc/passwd", "css/%00", "nope.css", "a" * 300],

@@ -547,12 +547,3 @@ def test_blank_command(tmp_path: Path) -> None:
     bad = CliRunner().invoke(main, ["blank", "--variant", "real", "--layout", "3p", "-o", "x.pdf"])
     assert bad.exit_code == 2
     assert bad.stderr.startswith("layout: ")
-
-
-def test_the_match_page_links_to_its_sheet(app: Flask, client: FlaskClient) -> None:
-    match_id = create_stored_match(app, finished_match())
-    page = client.get(f"/partidas/{match_id}", headers={"Accept-Language": "es"})
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    assert f'href="/partidas/{match_id}/planilla.pdf"' in html
-    assert "Planilla (PDF)" in html

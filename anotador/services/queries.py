@@ -80,6 +80,9 @@ class MatchState:
     names: tuple[tuple[str, tuple[str, ...]], ...]
     #: Who may see it (anotador.access).
     sharing: Sharing
+    #: Its rules and seating (the blank sheet the page offers).
+    variant: str
+    layout: str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,6 +119,8 @@ def state_of(match: Match) -> MatchState:
         match.hand_count,
         names,
         sharing_of(match),
+        match.variant,
+        match.layout,
     )
 
 
@@ -132,6 +137,8 @@ MATCH_STATE = (
         Match.table_token,
         Match.spectator_token,
         Match.status,
+        Match.variant,
+        Match.layout,
         Side.position,
         Side.name,
         Player.name,
@@ -152,13 +159,15 @@ def match_state(match_id: int) -> MatchState | None:
         return None
     sides: dict[int, tuple[str, list[str]]] = {}
     for row in rows:
-        side = sides.setdefault(row[10], (row[11], []))
-        if row[12] is not None:
-            side[1].append(row[12])
+        side = sides.setdefault(row[12], (row[13], []))
+        if row[14] is not None:
+            side[1].append(row[14])
     first = rows[0]
     names = tuple((name, tuple(players)) for name, players in sides.values())
     sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing")
-    return MatchState(first[0], first[1], first[2], first[3], first[4], names, sharing)
+    return MatchState(
+        first[0], first[1], first[2], first[3], first[4], names, sharing, first[10], first[11]
+    )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -43,7 +43,8 @@ def version(match_id: int) -> Response:
         access.refuse()
     etag = f"v{found.version}"
     if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
+        # Of the answer's type: nothing after the view takes it for a page.
+        response = Response(status=304, mimetype="application/json")
     else:
         response = jsonify(version=found.version, hands=found.hand_count, finished=found.finished)
     response.set_etag(etag)

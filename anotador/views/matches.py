@@ -42,6 +42,7 @@ from anotador.rules import read_match
 from anotador.rules import validate_match
 from anotador.rules.variant import LAYOUTS
 from anotador.views.live import watched
+from anotador.views.pdf import sheet_link
 
 bp = Blueprint("matches", __name__)
 
@@ -170,7 +171,8 @@ def render_new(
 @bp.get("/partidas/<id:match_id>")
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
-    state, level = access.state_for(match_id, access.Level.READ)
+    state, granted = access.state_for(match_id, access.Level.READ)
+    level = granted.level
     # The content depends only on this state of the match, the language, the names, where
     # the app is mounted and whether this request may score: rendered once, reused until any
     # of them changes. The undo form's CSRF token and the flashes are added per request.
@@ -201,6 +203,10 @@ def show(match_id: int) -> str:
         undo_csrf=can_score and state.hand_count > 0,
         owns=owns,
         match_id=match_id,
+        sheet_url=sheet_link(state, granted),
+        blank_sheet_url=url_for(
+            "pdf.blank_sheet", variante=state.variant, disposicion=state.layout
+        ),
         live=watched(match_id, state.version, state.hand_count),
     )
 

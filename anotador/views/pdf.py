@@ -23,8 +23,10 @@ from flask import Flask
 from flask import Response
 from flask import abort
 from flask import current_app
+from flask import redirect
 from flask import render_template
 from flask import request
+from flask import url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext
@@ -35,6 +37,7 @@ from anotador import labels
 from anotador import pdf
 from anotador import rules
 from anotador import services
+from anotador import sheet_links
 from anotador import signals
 from anotador.caching import caches
 from anotador.caching import match_key
@@ -69,36 +72,64 @@ def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
     return PAPERS[paper], lang or str(get_locale() or pdf.LANGUAGES[0])
 
 
+#: A sheet asked for by the match's address: revalidated every time (an edited hand changes
+#: the sheet, and the ETag with it).
+REVALIDATE = "private, no-cache"
+#: A sheet asked for by its own address (the key in it): that address always answers the
+#: same bytes, so the browser keeps them and never asks again.
+IMMUTABLE = "private, max-age=31536000, immutable"
+
+
 def pdf_response(
-    key: str | None, filename: str, order: Callable[[], tuple[dict[str, Any], str | None]]
+    key: str | None,
+    filename: str,
+    order: Callable[[], tuple[dict[str, Any], str | None]],
+    cache_control: str = REVALIDATE,
 ) -> Response | tuple[str, int, dict[str, str]]:
-    """The PDF under ``key``: 304 when the browser has it, from this worker's ``sheets``
-    cache or the sheets every worker keeps (``pdf.shelf``), else drawn in a child process
-    (``order`` gives what to draw, for ``pdf.child``, and the key of what it draws) when a
-    render slot is free, else the "preparing" page. No key, no cache and no ETag (a match
-    without a content hash)."""
-    if key is not None and key[:40] in request.if_none_match:
-        response = Response(status=304)
-    else:
-        cache = caches().sheets
-        sheet = None if key is None else cache.get(key) or shelf.kept(key)
-        if sheet is None:
-            wanted, key = order()
-            try:
-                sheet = shelf.draw_and_keep(key, wanted)
-            except shelf.RenderFailed:
-                current_app.logger.exception("a sheet could not be drawn")
-                return preparing()
-            if sheet is None:
-                return preparing()
-        if key is not None:
-            cache.put(key, sheet)
-        response = Response(sheet, mimetype="application/pdf")
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    """The PDF under ``key``: what :func:`kept_response` answers, else drawn in a child
+    process (``order`` gives what to draw, for ``pdf.child``, and the key of what it draws)
+    when a render slot is free, else the "preparing" page. No key, no cache and no ETag (a
+    match without a content hash)."""
+    response = None if key is None else kept_response(key, filename, cache_control)
+    if response is not None:
+        return response
+    wanted, key = order()
+    try:
+        sheet = shelf.draw_and_keep(key, wanted)
+    except shelf.RenderFailed:
+        current_app.logger.exception("a sheet could not be drawn")
+        return preparing()
+    if sheet is None:
+        return preparing()
+    if key is not None:
+        caches().sheets.put(key, sheet)
+    return sheet_response(sheet, key, filename, cache_control)
+
+
+def kept_response(key: str, filename: str, cache_control: str) -> Response | None:
+    """304 when the browser has the sheet under ``key``; the sheet from this worker's
+    ``sheets`` cache or the sheets every worker keeps (``pdf.shelf``); None when no worker
+    has drawn it yet."""
+    if key[:40] in request.if_none_match:
+        # Of the PDF's type: nothing after the view takes it for a page (offline.tag_account).
+        response = Response(status=304, mimetype="application/pdf")
+        response.set_etag(key[:40])
+        response.headers["Cache-Control"] = cache_control
+        return response
+    cache = caches().sheets
+    sheet = cache.get(key) or shelf.kept(key)
+    if sheet is None:
+        return None
+    cache.put(key, sheet)
+    return sheet_response(sheet, key, filename, cache_control)
+
+
+def sheet_response(sheet: bytes, key: str | None, filename: str, cache_control: str) -> Response:
+    response = Response(sheet, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     if key is not None:
         response.set_etag(key[:40])
-    # Revalidate every time: an edited hand changes the sheet, and the ETag with it.
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = cache_control
     return response
 
 
@@ -118,20 +149,80 @@ def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -
 
 @bp.get("/partidas/<id:match_id>/planilla.pdf")
 def match_sheet(match_id: int) -> ResponseReturnValue:
-    """The match's score sheet (``?papel=a4|carta``, ``?idioma=es|en|it``)."""
+    """The match's score sheet as it is now (``?papel=a4|carta``, ``?idioma=es|en|it``): the
+    address to keep or to give a program."""
     try:
         paper, lang = paper_and_lang(request.args)
     except BadParameter as error:
         return render_error(400, str(error))
-    state, _level = access.state_for(match_id, access.Level.READ)
+    state, _grant = access.state_for(match_id, access.Level.READ)
+    key = match_sheet_key(state, paper, lang)
+    return pdf_response(key, sheet_filename(match_id), match_orderer(match_id, paper, lang))
 
+
+@bp.get("/partidas/<id:match_id>/planillas/<sheet_key:key>.pdf")
+def sheet_of_state(match_id: int, key: str) -> ResponseReturnValue:
+    """One state of the match's score sheet, by its key: the link the match page gives
+    (:func:`sheet_link`). A browser presenting what the link was signed for gets a kept
+    sheet without a database read (a phone's download, or its reload, costs about what a
+    bare page costs); otherwise, or when no worker drew it yet, access is checked as for
+    :func:`match_sheet`, and a key that is no longer the match's sends to the sheet as it
+    is now."""
+    try:
+        paper, lang = paper_and_lang(request.args)
+    except BadParameter as error:
+        return render_error(400, str(error))
+    filename = sheet_filename(match_id)
+    signed = sheet_links.signed_for_this_browser
+    if signed(match_id, key, request.args.get("hasta"), request.args.get("firma")):
+        response = kept_response(key, filename, IMMUTABLE)
+        if response is not None:
+            return response
+    state, _grant = access.state_for(match_id, access.Level.READ)
+    if match_sheet_key(state, paper, lang) != key:
+        current = url_for(".match_sheet", match_id=match_id, papel=paper_name(paper), idioma=lang)
+        return redirect(current, 303)
+    return pdf_response(key, filename, match_orderer(match_id, paper, lang), IMMUTABLE)
+
+
+def sheet_link(state: services.queries.MatchState, granted: access.Grant) -> str:
+    """The match page's link to its sheet (A4, the page's language): this state's key,
+    signed for what gave this browser its access (:mod:`anotador.sheet_links`). The
+    match's own address when the sheet has no key (no content hash)."""
+    lang = str(get_locale() or pdf.LANGUAGES[0])
+    key = match_sheet_key(state, PAPERS["a4"], lang)
+    if key is None:
+        return url_for("pdf.match_sheet", match_id=state.id)
+    until = sheet_links.expiry()
+    return url_for(
+        "pdf.sheet_of_state",
+        match_id=state.id,
+        key=key,
+        idioma=lang,
+        hasta=until,
+        firma=sheet_links.signature(state.id, key, until, granted.credential),
+    )
+
+
+def match_orderer(
+    match_id: int, paper: str, lang: str
+) -> Callable[[], tuple[dict[str, Any], str | None]]:
     def order() -> tuple[dict[str, Any], str | None]:
         match = services.queries.load_match(match_id)
         if match is None:  # deleted since
             abort(404)
         return match_order(match, paper, lang)
 
-    return pdf_response(match_sheet_key(state, paper, lang), f"planilla-{match_id}.pdf", order)
+    return order
+
+
+def sheet_filename(match_id: int) -> str:
+    return f"planilla-{match_id}.pdf"
+
+
+def paper_name(paper: str) -> str:
+    """The ``papel`` parameter of a paper size."""
+    return next(name for name, size in PAPERS.items() if size == paper)
 
 
 @signals.match_changed.connect
