@@ -14,8 +14,10 @@ import re
 import shutil
 import threading
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,6 +39,11 @@ from anotador import create_app
 from anotador import services
 from anotador.config import database_uri
 from anotador.extensions import db
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse
+    from _typeshed.wsgi import WSGIApplication
+    from _typeshed.wsgi import WSGIEnvironment
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +79,7 @@ class LiveServer:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.errors: list[BaseException] = []
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.server = make_server("127.0.0.1", 0, whole_responses(app), threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         got_request_exception.connect(self._record, app, weak=False)
@@ -87,6 +94,24 @@ class LiveServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=10)
+
+
+def whole_responses(app: WSGIApplication) -> WSGIApplication:
+    """``app`` answering each body whole, its iterable closed before the server writes it.
+    Werkzeug's development server skips ``close()`` when the browser drops the connection
+    mid-write (a page left while its icon downloads): the static file stays open and a later
+    test fails on the ResourceWarning."""
+
+    def whole(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        answer = app(environ, start_response)
+        try:
+            return [b"".join(answer)]
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+
+    return whole
 
 
 def start_server(folder: Path, database: str, *, owner: bool) -> LiveServer:
