@@ -195,15 +195,28 @@ def load(port: int, clients: list[Client], seconds: float) -> list[Sample]:
 
 
 def getter(path: str, cookie: str | None = None, status: int = 200, **extra: str) -> Client:
+    """Clients asking for ``path`` over and over, keeping the session cookie the server sets
+    as a browser does (a page that adds to the session, its CSRF token say, does it once)."""
     headers = {"Cookie": cookie} if cookie else {}
     headers.update({name.replace("_", "-"): value for name, value in extra.items()})
 
     def get(conn: http.client.HTTPConnection) -> int:
-        got = request(0, "GET", path, headers=headers, connection=conn)[0]
+        got, answered, _ = request(0, "GET", path, headers=headers, connection=conn)
         assert got == status, (path, got)
+        if cookie:
+            headers["Cookie"] = kept_session(headers["Cookie"], answered)
         return got
 
     return get
+
+
+def kept_session(cookie: str, headers: dict[str, str]) -> str:
+    """The ``Cookie`` header ``cookie`` with the session a response set in its place."""
+    session = session_of(headers, "")
+    if not session:
+        return cookie
+    others = [part for part in cookie.split("; ") if not part.startswith("session=")]
+    return "; ".join([*others, session])
 
 
 @dataclasses.dataclass(frozen=True)
