@@ -61,8 +61,9 @@ SECTIONS_KEPT = 64
 LISTS_KEPT = 128
 #: Rendered rows of those lists kept (a few hundred bytes each).
 ROWS_KEPT = 4096
-#: Rendered pieces every page shares kept (one per language and mount point each).
-FRAGMENTS_KEPT = 32
+#: Rendered pieces every page shares kept (one per language and mount point each; the
+#: header one per account and page address too: about 1 KB each).
+FRAGMENTS_KEPT = 1024
 
 
 class Cache(Protocol[T]):

@@ -94,9 +94,9 @@ def row_id(raw: object) -> int | None:
     return integer(raw, 0, MAX_ROW_ID)
 
 
-def choice(raw: object, choices: Iterable[T], refusal: str | None = None) -> T | None:
+def choice(raw: object, choices: Iterable[T], refusal: object = None) -> T | None:
     """One of ``choices`` (compared as text, spaces and case aside); ``refusal`` is the
-    message when it is none of them."""
+    message when it is none of them (a lazy string is translated only then)."""
     text = present(raw)
     if text is None:
         return None
@@ -104,7 +104,7 @@ def choice(raw: object, choices: Iterable[T], refusal: str | None = None) -> T |
     for option in choices:
         if str(option).lower() == wanted:
             return option
-    raise BadInput(refusal or str(NOT_A_CHOICE))
+    raise BadInput(str(NOT_A_CHOICE if refusal is None else refusal))
 
 
 def text(raw: object, maximum: int, *, single_line: bool = True, required: bool = False) -> str:

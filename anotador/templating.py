@@ -8,6 +8,7 @@ so none is registered by one.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from flask import Flask
@@ -74,12 +75,15 @@ def match_url(match_id: int) -> str:
     return url_for("matches.show", match_id=match_id)
 
 
-def shared_fragment(template: str) -> Markup:
-    """``template``, a piece of many pages that depends on the language and where the app
-    is mounted alone (every page's head links, a live page's words), drawn once for both;
-    in debug mode every time, as a static file's URL follows its content there."""
-    key = None if current_app.debug else (template, i18n.locale_name(), request.script_root)
-    return kept(caches().fragments, key, lambda: Markup(render_template(template)))
+def shared_fragment(template: str, **context: Hashable) -> Markup:
+    """``template``, a piece of many pages drawn from ``context``, the language and where
+    the app is mounted alone (every page's head links and header, a live page's words, the
+    history's filters), once for all of them; in debug mode every time, as a static file's
+    URL follows its content there. The piece reads nothing else of the request."""
+    key = None
+    if not current_app.debug:
+        key = (template, i18n.locale_name(), request.script_root, *sorted(context.items()))
+    return kept(caches().fragments, key, lambda: Markup(render_template(template, **context)))
 
 
 def page_context() -> dict[str, Any]:

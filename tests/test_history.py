@@ -9,8 +9,11 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import OWNER
+from stored import create_account
 from stored import create_stored_match
 from stored import match_document
+from stored import signed_in
 
 from anotador import demo
 from anotador import services
@@ -19,7 +22,7 @@ from anotador.models import Match
 from anotador.services.scope import EVERYTHING
 
 
-def store(app: Flask, **changes: Any) -> int:
+def store(app: Flask, owner: str | None = None, **changes: Any) -> int:
     document = {
         "sides": [
             {"name": "Los de José", "players": ["José Pérez", "Ana"]},
@@ -28,7 +31,7 @@ def store(app: Flask, **changes: Any) -> int:
         "played_on": "2024-05-01",
         **changes,
     }
-    return create_stored_match(app, match_document(**document))
+    return create_stored_match(app, match_document(**document), owner=owner)
 
 
 def ids_in(page: bytes) -> list[int]:
@@ -163,3 +166,61 @@ def test_empty_history(client: FlaskClient):
     response = client.get("/historial")
     assert response.status_code == 200
     assert "Todavía no hay partidas." in response.text
+
+
+def walk(client: FlaskClient) -> list[int]:
+    seen: list[int] = []
+    url = "/historial"
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200
+        seen += ids_in(response.data)
+        found = re.search(rb'rel="next" href="([^"]+)"', response.data)
+        url = found.group(1).decode().replace("&amp;", "&") if found else ""
+    return seen
+
+
+def test_an_accounts_history_pages_its_own_and_its_groups_matches_only(app: Flask):
+    create_account(app, "Otra")
+    create_account(app, "Miembro")
+    own = [store(app, played_on=f"2024-05-{day % 28 + 1:02d}") for day in range(27)]
+    theirs = store(app, owner="Otra")
+    with app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        group = services.groups.create_group(owner.id, "Familia")
+        services.groups.add_member(group, "Miembro")
+        shared = db.session.get(Match, own[3])
+        assert services.sharing.set_group(shared, owner.id, group.id)
+        db.session.remove()
+    expected = [match_id for match_id in newest_first(app) if match_id != theirs]
+    assert walk(signed_in(app, OWNER)) == expected
+    assert walk(signed_in(app, "Otra")) == [theirs]
+    assert walk(signed_in(app, "Miembro")) == [own[3]]
+
+
+def test_the_filters_show_what_each_address_asks_for(app: Flask, client: FlaskClient):
+    """The filters are drawn once per filters and language (templating.shared_fragment):
+    a page never shows another address's values."""
+    store(app)
+
+    def filters_of(query: str) -> str:
+        page = client.get(f"/historial{query}").get_data(as_text=True)
+        return page[page.index('<details class="h-filters"') : page.index("</details>")]
+
+    searched = filters_of("?q=jos%C3%A9&estado=finished")
+    assert searched.startswith('<details class="h-filters" open>')
+    assert 'value="josé"' in searched
+    assert '<option value="finished" selected>' in searched
+    plain = filters_of("")
+    assert plain.startswith('<details class="h-filters">')
+    assert 'value="josé"' not in plain
+    assert " selected>" not in plain
+    refused = filters_of("?desde=2024-05-02&hasta=2024-05-01")
+    assert refused.startswith('<details class="h-filters" open>')
+    assert filters_of("?q=jos%C3%A9&estado=finished") == searched
+
+
+def test_the_restore_form_sends_this_sessions_token(client: FlaskClient):
+    page = client.get("/historial").get_data(as_text=True)
+    assert '<form class="h-restore" id="restore-form"' in page
+    assert re.search(r'name="csrf_token" value="[^"]+" form="restore-form"', page)

@@ -3,7 +3,11 @@ blueprint: a template renders them whatever blueprint served the request."""
 
 from flask import Flask
 from flask import render_template_string
+from flask.testing import FlaskClient
 from flask_babel import force_locale
+from stored import OWNER
+from stored import create_account
+from stored import signed_in
 
 from anotador import templating
 
@@ -79,3 +83,30 @@ def test_the_shared_head_follows_the_language_and_the_mount_point(app: Flask) ->
     mounted = head("es", "/club")
     assert 'href="/club/static/css/app.css' in mounted
     assert 'href="/static/css/app.css' in spanish
+
+
+def test_the_shared_header_follows_the_account_and_the_page(app: Flask) -> None:
+    """Every page's header is drawn once per account, language, mount point and address
+    (templating.shared_fragment): never another account's name, nor a language switch that
+    leads back to another page."""
+
+    def header(client: FlaskClient, path: str, language: str = "es") -> str:
+        page = client.get(path, headers={"Accept-Language": language})
+        text = page.get_data(as_text=True)
+        assert "</header>" in text, (path, page.status_code, text[:200])
+        return text[text.index("<header") : text.index("</header>")]
+
+    create_account(app, "Otra")
+    owner, other, nobody = signed_in(app, OWNER), signed_in(app, "Otra"), app.test_client()
+    mine = header(owner, "/historial")
+    assert f">{OWNER}</a>" in mine
+    assert header(owner, "/historial") == mine
+    theirs = header(other, "/historial")
+    assert ">Otra</a>" in theirs
+    assert OWNER not in theirs
+    assert "Entrar" in header(nobody, "/cuenta/entrar")
+    assert "Otra" not in header(nobody, "/cuenta/entrar")
+    assert "next=/historial" in mine
+    assert "next=/jugadores/" in header(owner, "/jugadores/")
+    assert "Sections" in header(owner, "/historial", "en")
+    assert "Secciones" in mine

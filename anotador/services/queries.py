@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -42,6 +44,8 @@ from anotador.services.lists import LISTED_STATE
 from anotador.services.lists import Listed as Listed
 from anotador.services.lists import home_lists as home_lists
 from anotador.services.lists import list_matches
+from anotador.services.scope import ACCOUNT_MATCHES
+from anotador.services.scope import ACCOUNT_PLAYERS
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
 from anotador.services.statistics import Summaries as Summaries
@@ -250,8 +254,15 @@ def encode_cursor(cursor: Cursor) -> str:
     return f"{cursor[0].isoformat()}_{cursor[1]}"
 
 
+#: :func:`player_by_id` for an account's scope, built once (every statistics page runs it).
+ACCOUNT_PLAYER = sa.select(Player).where(Player.id == sa.bindparam("player_id"), ACCOUNT_PLAYERS)
+
+
 def player_by_id(scope: Scope, player_id: int) -> Player | None:
     """The player, if ``scope`` sees it."""
+    if scope.of_account:
+        parameters = {**scope.parameters(), "player_id": player_id}
+        return db.session.scalars(ACCOUNT_PLAYER, parameters).first()
     statement = sa.select(Player).where(Player.id == player_id, scope.players())
     return db.session.scalars(statement).first()
 
@@ -272,6 +283,12 @@ def history_page(
 ) -> Page:
     """The matches ``scope`` sees after ``after``, newest first (by date played, then id),
     with their sides and players; the cursor of the next page when there is one."""
+    if scope.of_account and not filters.active:
+        parameters: dict[str, object] = {**scope.parameters(), "limit": size + 1}
+        if after is not None:
+            parameters.update(after_played_on=after[0], after_id=after[1])
+        statement = ACCOUNT_HISTORY[after is not None]
+        return history_of(db.session.connection().execute(statement, parameters).all(), size)
     player = None
     if filters.player:
         player = find_player(scope, filters.player)
@@ -279,14 +296,41 @@ def history_page(
             return Page(Listed([]), None, unknown_player=True)
     statement = filtered(scope, sa.select(*LISTED_STATE), filters, player)
     if after is not None:
-        statement = statement.where(sa.tuple_(Match.played_on, Match.id) < sa.tuple_(*after))
-    statement = statement.order_by(Match.played_on.desc(), Match.id.desc()).limit(size + 1)
-    states = db.session.connection().execute(statement).all()
+        statement = statement.where(history_after(*after))
+    statement = statement.order_by(*NEWEST_FIRST).limit(size + 1)
+    return history_of(db.session.connection().execute(statement).all(), size, player)
+
+
+NEWEST_FIRST = (Match.played_on.desc(), Match.id.desc())
+
+
+def history_after(
+    played_on: datetime.date | sa.BindParameter[datetime.date],
+    match_id: int | sa.BindParameter[int],
+) -> sa.ColumnElement[bool]:
+    """The matches a history page lists after the cursor (``played_on``, ``match_id``)."""
+    return sa.tuple_(Match.played_on, Match.id) < sa.tuple_(played_on, match_id)
+
+
+def history_of(states: Sequence[Any], size: int, player: Player | None = None) -> Page:
+    """A history page of the ``states`` read (one more than ``size`` when there is more)."""
     next_cursor = None
     if len(states) > size:
         states = states[:size]
         next_cursor = (states[-1].played_on, states[-1].id)
     return Page(Listed(states, seats=True), next_cursor, player)
+
+
+#: An account's history unfiltered, built once: the first page, and a page after a cursor
+#: (the parameters ``after_played_on`` and ``after_id``); ``limit`` rows.
+_UNFILTERED = sa.select(*LISTED_STATE).where(ACCOUNT_MATCHES).order_by(*NEWEST_FIRST)
+_AFTER = history_after(
+    sa.bindparam("after_played_on", type_=sa.Date), sa.bindparam("after_id", type_=sa.Integer)
+)
+ACCOUNT_HISTORY = (
+    _UNFILTERED.limit(sa.bindparam("limit")),
+    _UNFILTERED.where(_AFTER).limit(sa.bindparam("limit")),
+)
 
 
 def cursor_at(scope: Scope, filters: Filters, offset: int) -> Cursor | None:

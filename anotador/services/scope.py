@@ -53,13 +53,7 @@ class Scope:
             return sa.true()
         if self.user_id is None:
             return sa.false()
-        seated = (
-            sa.select(Seat.player_id)
-            .join(Side, Side.id == Seat.side_id)
-            .join(Match, Match.id == Side.match_id)
-            .where(Match.group_id.in_(self.groups()))
-        )
-        return sa.or_(Player.owner_id == self.user_id, Player.id.in_(seated))
+        return account_players(self.user_id)
 
 
 #: The account a statement built once is run for (its id, as the parameter
@@ -77,9 +71,23 @@ def account_matches(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bo
     return sa.or_(Match.owner_id == account, Match.group_id.in_(groups_of(account)))
 
 
+def account_players(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bool]:
+    """The players an account sees: its own, and whoever sat in its groups' matches (its
+    id, or :data:`ACCOUNT`)."""
+    seated = (
+        sa.select(Seat.player_id)
+        .join(Side, Side.id == Seat.side_id)
+        .join(Match, Match.id == Side.match_id)
+        .where(Match.group_id.in_(groups_of(account)))
+    )
+    return sa.or_(Player.owner_id == account, Player.id.in_(seated))
+
+
 #: :meth:`Scope.matches` of any account: the pages most requests ask for (the home page's
 #: lists, a player's statistics) build their statements with it once.
 ACCOUNT_MATCHES = account_matches(ACCOUNT)
+#: :meth:`Scope.players` of any account (a player's statistics page finds its player).
+ACCOUNT_PLAYERS = account_players(ACCOUNT)
 
 #: An administrator's command line: every match of the installation.
 EVERYTHING = Scope(None, everything=True)

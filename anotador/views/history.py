@@ -21,7 +21,6 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from anotador import access
 from anotador import backup
 from anotador import inputs
-from anotador import labels
 from anotador import services
 from anotador.extensions import csrf
 from anotador.labels import problem_line
@@ -54,8 +53,9 @@ def read_filters(args: MultiDict[str, str]) -> tuple[services.queries.Filters, l
         return empty if value is None else value
 
     raw_variant, raw_status = args.get("variante", ""), args.get("estado", "")
-    no_variant = _("There is no variant called “%(value)s”.", value=inputs.quoted(raw_variant))
-    no_status = _("There is no status called “%(value)s”.", value=inputs.quoted(raw_status))
+    # Said only when refused (most pages filter nothing).
+    no_variant = _l("There is no variant called “%(value)s”.", value=inputs.quoted(raw_variant))
+    no_status = _l("There is no status called “%(value)s”.", value=inputs.quoted(raw_status))
     variant = read(inputs.choice, raw_variant, VARIANTS, no_variant, empty="")
     status = read(inputs.choice, raw_status, STATUSES, no_status, empty="")
     since = read(inputs.date, args.get("desde"), empty=None)
@@ -111,7 +111,7 @@ def index() -> tuple[str, int]:
         args=filter_args(filters),
         next_cursor=services.queries.encode_cursor(page.next_cursor) if page.next_cursor else None,
         statuses=STATUS_LABELS,
-        variant_labels=labels.VARIANTS,
+        status_choices=tuple((value, str(label)) for value, label in STATUS_LABELS.items()),
     ), 400 if errors else 200
 
 
