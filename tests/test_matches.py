@@ -582,6 +582,23 @@ def test_language_switch_never_redirects_elsewhere(client: FlaskClient, target: 
     assert response.headers["Location"] == "/"
 
 
+@pytest.mark.parametrize(
+    ("target", "back_to"),
+    [
+        ("/historial?q=ana", "/historial?q=ana"),
+        ("/jugadores", "/jugadores"),  # the route adds its final slash
+        ("/historial/restaurar", "/"),  # the answer to the restore form: POST only
+        ("/no-such-page", "/"),
+    ],
+)
+def test_language_switch_goes_back_only_to_a_page_that_opens(
+    client: FlaskClient, target: str, back_to: str
+) -> None:
+    response = client.get("/idioma/en", query_string={"next": target})
+    assert response.status_code == 303
+    assert response.headers["Location"] == back_to
+
+
 def test_unknown_language_is_a_404(client: FlaskClient) -> None:
     assert client.get("/idioma/fr").status_code == 404
 

@@ -12,6 +12,8 @@ from flask import redirect
 from flask import request
 from flask import session
 from flask import url_for
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
 from anotador.extensions import LANGUAGES
@@ -50,11 +52,25 @@ def set_language(lang: str) -> Response:
 
 
 def safe_next(target: str | None) -> str:
-    """``target`` when it is a path of this site (never another host), else the home page."""
+    """``target`` when it is a page of this site that can be opened again (never another
+    host; not the answer to a form, as a restored backup's), else the home page."""
     # isprintable: no control character or line break may reach the Location header.
     path = target or ""
     if path.isprintable() and path.startswith("/") and not path.startswith(("//", "/\\")):
         parts = urlsplit(path)
-        if not parts.scheme and not parts.netloc:
+        if not parts.scheme and not parts.netloc and can_open(parts.path):
             return path
     return url_for("matches.index")
+
+
+def can_open(path: str) -> bool:
+    """Whether a GET of ``path`` reaches a route (a redirect to one, as a missing final
+    slash, counts)."""
+    adapter = current_app.url_map.bind("localhost")
+    try:
+        adapter.match(path, method="GET")
+    except RequestRedirect:
+        return True
+    except HTTPException:
+        return False
+    return True
