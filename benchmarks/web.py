@@ -142,7 +142,7 @@ def run() -> list[str]:
         with app.app_context():
             flask_migrate.upgrade()
             one, forty = create(1), create(40)
-        client = app.test_client()
+        client = signed_in_client(app)
         page = f"/partidas/{forty}"
         # (path, expected status, caches cleared before each request)
         routes = {
