@@ -9,9 +9,10 @@ modification time changes (the large Pyodide files under ``static/vendor/pyodide
 read once, not per request). A folder (Pyodide's ``indexURL``) gets no hash. Routes outside
 the ``static`` endpoint (a service worker, a manifest) are left as they are.
 
-Pages and JSON answers are compressed with Flask-Compress (the encodings the client accepts)
-above a small size; streamed bodies (static files, exports) and downloads (PDF) are sent as
-they are.
+Pages, JSON answers and static text files (CSS, JavaScript, manifests) are compressed with
+Flask-Compress (the encodings the client accepts) above a small size: a phone on a poor
+connection downloads about a third of the bytes. Other streamed bodies (exports) and
+downloads (PDF) are sent as they are.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from flask_compress import Compress
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: Characters of the content hash in a URL.
 HASH_LENGTH = 12
+#: Static text files up to this size are read whole so that they can be compressed (every
+#: file of ours; Pyodide's run-time files are larger or binary and are streamed as they are).
+COMPRESSED_STATIC_BYTES = 4 * 1024 * 1024
 
 compress = Compress()
 _hashes: dict[str, tuple[int, int, str]] = {}
@@ -84,6 +88,7 @@ def init_app(app: Flask) -> None:
             if found is not None:
                 values["v"] = found
 
+    # Registered after Flask-Compress's hook, so it runs before it (Flask runs them last first).
     @app.after_request
     def cache_hashed_static_files(response: Response) -> Response:
         if request.endpoint == "static" and response.status_code in (200, 304):
@@ -91,7 +96,27 @@ def init_app(app: Flask) -> None:
             asked = request.args.get("v")
             if asked and asked == content_hash(safe_join(folder, filename)):
                 response.headers["Cache-Control"] = IMMUTABLE
+            if response.status_code == 200:
+                read_whole_to_compress(response)
         return response
+
+
+def read_whole_to_compress(response: Response) -> None:
+    """Give a static text file's response its bytes instead of the open file, closing the
+    file now, so that Flask-Compress compresses it (it leaves streamed bodies alone: its
+    stream path never closed the file)."""
+    size = response.content_length
+    if (
+        response.mimetype not in COMPRESSED
+        or not response.is_streamed
+        or size is None
+        or size > COMPRESSED_STATIC_BYTES
+    ):
+        return
+    response.direct_passthrough = False
+    body = b"".join(response.iter_encoded())
+    response.close()
+    response.set_data(body)
 
 
 def safe_join(folder: Path, filename: str) -> Path:

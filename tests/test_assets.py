@@ -91,3 +91,28 @@ def test_pages_are_compressed(client: FlaskClient):
     assert "Accept-Encoding" in response.headers["Vary"]
     plain = client.get("/")
     assert "Content-Encoding" not in plain.headers
+
+
+def test_static_text_files_are_compressed_and_still_revalidated(client: FlaskClient):
+    url = stylesheet_url(client)
+    original = (Path(client.application.static_folder or "") / "css" / "app.css").read_bytes()
+    phone = {"Accept-Encoding": "gzip"}
+    response = client.get(url, headers=phone)
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(response.data) == original
+    assert len(response.data) < len(original) / 2
+    assert response.headers["Cache-Control"] == assets.IMMUTABLE
+    again = client.get(url, headers={**phone, "If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    plain = client.get(url)
+    assert "Content-Encoding" not in plain.headers
+    assert plain.data == original
+    plain.close()
+
+
+def test_binary_static_files_are_sent_as_they_are(client: FlaskClient):
+    response = client.get("/static/favicon.ico", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert "Content-Encoding" not in response.headers
+    response.close()
