@@ -177,7 +177,7 @@ class Match(Model):
     # one of its links. A link is revoked by replacing or clearing its token.
     owner_id: Mapped[int | None] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
     group_id: Mapped[int | None] = mapped_column(
-        sa.ForeignKey("account_group.id", ondelete="SET NULL"), index=True
+        sa.ForeignKey("account_group.id", ondelete="SET NULL")
     )
     table_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
     spectator_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
@@ -196,8 +196,20 @@ class Match(Model):
         sa.Index("ix_match_played_on_id", "played_on", "id"),
         sa.Index("ix_match_status_played_on_id", "status", "played_on", "id"),
         sa.Index("ix_match_variant_played_on_id", "variant", "played_on", "id"),
-        # Every list is one account's (and its groups'): the history's keyset per owner.
+        # Every list is one account's own matches and its groups' (read part by part,
+        # services.lists.first_of_parts): the history's keyset and the home page's lists
+        # (ongoing ones, then the others, the most recently changed first) per owner and
+        # per group.
         sa.Index("ix_match_owner_id_played_on_id", "owner_id", "played_on", "id"),
+        sa.Index("ix_match_group_id_played_on_id", "group_id", "played_on", "id"),
+        sa.Index("ix_match_owner_id_updated_at_id", "owner_id", "updated_at", "id"),
+        sa.Index("ix_match_group_id_updated_at_id", "group_id", "updated_at", "id"),
+        sa.Index(
+            "ix_match_owner_id_status_updated_at_id", "owner_id", "status", "updated_at", "id"
+        ),
+        sa.Index(
+            "ix_match_group_id_status_updated_at_id", "group_id", "status", "updated_at", "id"
+        ),
     )
 
 

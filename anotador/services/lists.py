@@ -15,7 +15,7 @@ from anotador.caching import state_keys
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Side
-from anotador.services.scope import ACCOUNT_MATCHES
+from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import Scope
 
 
@@ -67,13 +67,45 @@ LISTED = sa.orm.load_only(
 LISTED_SIDES = sa.orm.selectinload(Match.sides).load_only(Side.position, Side.name)
 
 
+#: The home page's order: the most recently changed first.
+RECENT_FIRST = (Match.updated_at, Match.id)
+
+
 def listing(where: sa.ColumnElement[bool], limit: int) -> sa.Select[*tuple[Any, ...]]:
     """The states of the first ``limit`` matches ``where`` holds, the most recently changed
     first."""
     return (
         sa.select(*LISTED_STATE)
         .where(where)
-        .order_by(Match.updated_at.desc(), Match.id.desc())
+        .order_by(*(column.desc() for column in RECENT_FIRST))
+        .limit(limit)
+    )
+
+
+def first_of_parts(
+    parts: Sequence[sa.ColumnElement[bool]],
+    where: sa.ColumnElement[bool],
+    order: Sequence[Any],
+    limit: int | sa.BindParameter[int],
+) -> sa.Select[*tuple[Any, ...]]:
+    """The states of the first ``limit`` matches by ``order`` (columns of ``Match``, each
+    descending) that ``where`` holds in any of ``parts`` (which share no match): at most
+    ``limit`` of each part, each read along its own index, then merged. The cost of a page
+    does not grow with the matches before it (``scope.account_match_parts``)."""
+    shown = [column.key for column in LISTED_STATE]
+    columns = [*LISTED_STATE, *(column for column in order if column.key not in shown)]
+    firsts = [
+        sa.select(*columns)
+        .where(part, where)
+        .order_by(*(column.desc() for column in order))
+        .limit(limit)
+        .subquery()
+        for part in parts
+    ]
+    merged = sa.union_all(*(sa.select(first) for first in firsts)).subquery()
+    return (
+        sa.select(*(merged.c[key] for key in shown))
+        .order_by(*(merged.c[column.key].desc() for column in order))
         .limit(limit)
     )
 
@@ -82,8 +114,8 @@ ONGOING = Match.status == "ongoing"
 #: The home page's lists of any account (``scope.ACCOUNT`` their parameter), built once: the
 #: page most requests ask for.
 ACCOUNT_HOME = (
-    listing(sa.and_(ACCOUNT_MATCHES, ONGOING), 50),
-    listing(sa.and_(ACCOUNT_MATCHES, ~ONGOING), 20),
+    first_of_parts(ACCOUNT_MATCH_PARTS, ONGOING, RECENT_FIRST, 50),
+    first_of_parts(ACCOUNT_MATCH_PARTS, ~ONGOING, RECENT_FIRST, 20),
 )
 
 

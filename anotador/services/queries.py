@@ -43,6 +43,7 @@ from anotador.services.filters import filtered
 from anotador.services.filters import like_pattern
 from anotador.services.lists import LISTED_STATE
 from anotador.services.lists import Listed as Listed
+from anotador.services.lists import first_of_parts
 from anotador.services.lists import home_lists as home_lists
 from anotador.services.lists import list_matches
 from anotador.services.one_match import MATCH_STATE as MATCH_STATE
@@ -55,7 +56,7 @@ from anotador.services.one_match import match_state as match_state
 from anotador.services.one_match import match_version as match_version
 from anotador.services.one_match import sharing_of as sharing_of
 from anotador.services.one_match import state_of as state_of
-from anotador.services.scope import ACCOUNT_MATCHES
+from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import ACCOUNT_PLAYERS
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
@@ -159,7 +160,9 @@ def history_page(
     return history_of(db.session.connection().execute(statement).all(), size, player)
 
 
-NEWEST_FIRST = (Match.played_on.desc(), Match.id.desc())
+#: The history's order, newest first: by the date played, then by id.
+HISTORY_ORDER = (Match.played_on, Match.id)
+NEWEST_FIRST = tuple(column.desc() for column in HISTORY_ORDER)
 
 
 def history_after(
@@ -181,13 +184,12 @@ def history_of(states: Sequence[Any], size: int, player: Player | None = None) -
 
 #: An account's history unfiltered, built once: the first page, and a page after a cursor
 #: (the parameters ``after_played_on`` and ``after_id``); ``limit`` rows.
-_UNFILTERED = sa.select(*LISTED_STATE).where(ACCOUNT_MATCHES).order_by(*NEWEST_FIRST)
 _AFTER = history_after(
     sa.bindparam("after_played_on", type_=sa.Date), sa.bindparam("after_id", type_=sa.Integer)
 )
 ACCOUNT_HISTORY = (
-    _UNFILTERED.limit(sa.bindparam("limit")),
-    _UNFILTERED.where(_AFTER).limit(sa.bindparam("limit")),
+    first_of_parts(ACCOUNT_MATCH_PARTS, sa.true(), HISTORY_ORDER, sa.bindparam("limit")),
+    first_of_parts(ACCOUNT_MATCH_PARTS, _AFTER, HISTORY_ORDER, sa.bindparam("limit")),
 )
 
 

@@ -66,9 +66,24 @@ def groups_of(account: int | sa.BindParameter[int] | None) -> sa.Select[int]:
     return sa.select(Membership.group_id).where(Membership.user_id == account)
 
 
+def account_match_parts(
+    account: int | sa.BindParameter[int],
+) -> tuple[sa.ColumnElement[bool], sa.ColumnElement[bool]]:
+    """The matches an account sees in two parts that share none: its own, and its groups'
+    that others own (its id, or :data:`ACCOUNT`). A list of them in some order reads each
+    part along its own index and merges the few rows (``lists.first_of_parts``): read as
+    one condition with OR, SQLite sorts every match the account sees for each page."""
+    own = Match.owner_id == account
+    others_in_groups = sa.and_(
+        Match.group_id.in_(groups_of(account)),
+        sa.or_(Match.owner_id.is_(None), Match.owner_id != account),
+    )
+    return own, others_in_groups
+
+
 def account_matches(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bool]:
     """The matches an account sees: its own and its groups' (its id, or :data:`ACCOUNT`)."""
-    return sa.or_(Match.owner_id == account, Match.group_id.in_(groups_of(account)))
+    return sa.or_(*account_match_parts(account))
 
 
 def account_players(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bool]:
@@ -86,6 +101,8 @@ def account_players(account: int | sa.BindParameter[int]) -> sa.ColumnElement[bo
 #: :meth:`Scope.matches` of any account: the pages most requests ask for (the home page's
 #: lists, a player's statistics) build their statements with it once.
 ACCOUNT_MATCHES = account_matches(ACCOUNT)
+#: :func:`account_match_parts` of any account: the lists built once read them part by part.
+ACCOUNT_MATCH_PARTS = account_match_parts(ACCOUNT)
 #: :meth:`Scope.players` of any account (a player's statistics page finds its player).
 ACCOUNT_PLAYERS = account_players(ACCOUNT)
 
