@@ -80,8 +80,12 @@ def signed_in_client(app: Any) -> Any:
 
 
 def clear_caches(app: Any) -> None:
-    """Forget every match's score and rendered page (as after a restart)."""
-    caching.caches(app).clear()
+    """Forget every match's score and rendered pieces, as after a change to the match; the
+    pieces every page shares (its head and header) stay, as they do then."""
+    caches = caching.caches(app)
+    for name, cache in vars(caches).items():
+        if name != "fragments":
+            cache.clear()
 
 
 def timed(client: Any, path: str, status: int = 200, cold: bool = False) -> float:
