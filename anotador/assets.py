@@ -73,6 +73,7 @@ def init_app(app: Flask) -> None:
     # path never closes the file it reads, and a static file is fetched once (immutable).
     app.config.setdefault("COMPRESS_STREAMS", False)
     compress.init_app(app)
+    compressed = frozenset(app.config["COMPRESS_MIMETYPES"])
 
     # Outside debug mode the files do not change while the server runs: each name's hash
     # is looked up once (a page links a dozen files).
@@ -96,22 +97,17 @@ def init_app(app: Flask) -> None:
             asked = request.args.get("v")
             if asked and asked == content_hash(safe_join(folder, filename)):
                 response.headers["Cache-Control"] = IMMUTABLE
-            if response.status_code == 200:
+            if response.status_code == 200 and response.mimetype in compressed:
                 read_whole_to_compress(response)
         return response
 
 
 def read_whole_to_compress(response: Response) -> None:
-    """Give a static text file's response its bytes instead of the open file, closing the
-    file now, so that Flask-Compress compresses it (it leaves streamed bodies alone: its
-    stream path never closed the file)."""
+    """Give a static file's response its bytes instead of the open file, closing the file
+    now, so that Flask-Compress compresses it (it leaves streamed bodies alone: its stream
+    path never closed the file)."""
     size = response.content_length
-    if (
-        response.mimetype not in COMPRESSED
-        or not response.is_streamed
-        or size is None
-        or size > COMPRESSED_STATIC_BYTES
-    ):
+    if not response.is_streamed or size is None or size > COMPRESSED_STATIC_BYTES:
         return
     response.direct_passthrough = False
     body = b"".join(response.iter_encoded())

@@ -28,12 +28,17 @@ CASES = (("uruguaya", "4p", 2), ("canastone", "6p-3x2", 3))
 PHONE = {"Accept-Encoding": "gzip"}
 
 
+def plain_body(response) -> bytes:
+    """A response's body as the browser reads it, decompressed."""
+    return gzip.decompress(response.data) if response.content_encoding == "gzip" else response.data
+
+
 def page_parts(client, path: str) -> list[tuple[str, int, int]]:
     """The page and every stylesheet, script and font it loads: (address, bytes on the wire,
     bytes uncompressed)."""
     response = client.get(path, headers=PHONE)
     assert response.status_code == 200, (path, response.status_code)
-    html = gzip.decompress(response.data) if response.content_encoding == "gzip" else response.data
+    html = plain_body(response)
     parts = [(path, len(response.data), len(html))]
     # Static files are linked with their content hash as a query (?v=...): anotador.assets.
     assets = re.findall(
@@ -41,9 +46,7 @@ def page_parts(client, path: str) -> list[tuple[str, int, int]]:
     )
     for asset in dict.fromkeys(assets):
         response = client.get(asset.decode(), headers=PHONE)
-        body = response.data
-        plain = gzip.decompress(body) if response.content_encoding == "gzip" else body
-        parts.append((asset.decode(), len(body), len(plain)))
+        parts.append((asset.decode(), len(response.data), len(plain_body(response))))
         response.close()
     return parts
 
