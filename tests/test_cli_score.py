@@ -1,4 +1,4 @@
-"""The ``anotador score`` and ``anotador variants`` commands (shared/spec/match-format.md).
+"""The ``anotador score`` and ``anotador variants`` commands (docs/match-format.md).
 
 Valid input: the scored match as JSON on standard output, exit status 0, nothing on standard
 error. Invalid input: nothing on standard output, one ``PATH: message`` line per problem on

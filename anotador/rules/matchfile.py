@@ -1,4 +1,4 @@
-"""The match file, ``anotador-match/1`` (shared/spec/match-format.md): read it, write it."""
+"""The match file, ``anotador-match/1`` (docs/match-format.md): read it, write it."""
 
 from __future__ import annotations
 
