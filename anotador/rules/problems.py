@@ -24,6 +24,7 @@ def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker nam
 MESSAGES: dict[str, str] = {
     # Shape of the document
     "invalid_json": N_("The file is not valid JSON: {detail}"),
+    "too_deep": N_("Lists and objects are nested more than {maximum} levels deep."),
     "required": N_("This value is required."),
     "unknown_key": N_("Unknown key: it does not belong to this variant or document."),
     "wrong_type": N_("Expected {expected}."),
