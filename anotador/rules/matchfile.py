@@ -41,6 +41,10 @@ DOCUMENT_KEYS = (
 SIDE_KEYS = ("name", "players")
 
 
+#: The most hands a match may hold: a real match has under 100, and a file of thousands is
+#: a mistake or an abuse (every hand is read, scored and drawn on each page and sheet).
+MAX_HANDS = 2_000
+
 #: The most levels of lists and objects a JSON value may nest: a match file nests 6, a
 #: backup's list of them 7. Deeper is refused before anything walks it (Python's own
 #: recursion would end in a RecursionError somewhere).
@@ -58,6 +62,10 @@ def parse_json(text: str | bytes) -> tuple[object, list[Problem]]:
     except ValueError as error:
         return None, [Problem("$", "invalid_json", {"detail": str(error)})]
     return (value, []) if nests_within(value, MAX_DEPTH) else (None, [too_deep()])
+
+
+def too_many_hands() -> Problem:
+    return Problem("hands", "too_many_hands", {"maximum": MAX_HANDS})
 
 
 def too_deep() -> Problem:
@@ -220,6 +228,8 @@ def read_hands(rules: Rules, raw: object) -> tuple[tuple[HandInput, ...] | None,
         return None, [Problem("hands", "required")]
     if not isinstance(raw, list):
         return None, [Problem("hands", "wrong_type", {"expected": "a list"})]
+    if len(raw) > MAX_HANDS:  # refused before any of them is read
+        return None, [too_many_hands()]
     hands: list[HandInput] = []
     problems: list[Problem] = []
     for index, entry in enumerate(raw):
