@@ -3,10 +3,14 @@
 One :class:`Caches` per app (``app.extensions["anotador.caches"]``, made by the factory)
 holds the named caches:
 
+Each is bounded by entries and, but for the summaries (all of one small size), by bytes (the
+``*_MAX_BYTES`` below: an entry is weighed when kept), so a few huge matches cannot fill a
+worker's memory:
+
 - ``scores``: the engine's reading and score of a match and its hands' stored inputs
   (``services.matches.score``; a save reads nothing else of the hands before the changed one);
 - ``pages``: the rendered content of a match page (``views.matches.show``);
-- ``sheets``: rendered PDF score sheets (``views.pdf``), bounded by bytes too;
+- ``sheets``: rendered PDF score sheets (``views.pdf``);
 - ``summaries``: a match's summary for the statistics (``services.statistics``);
 - ``sections``: the rendered figures of a statistics page (``views.players``), keyed on
   the keys of every match they add up;
@@ -46,24 +50,44 @@ from anotador.extensions import db
 T = TypeVar("T")
 
 EXTENSION = "anotador.caches"
-#: Matches whose engine reading and score are kept.
+MB = 1024 * 1024
+# Each cache keeps at most so many entries and, but for the summaries (each the same small
+# size), at most about so many bytes (each entry weighed once when it is kept: a text's or
+# a PDF's length, a score by its hands), so that however large the matches viewed, a worker
+# keeps at most about 150 MB of them.
+#: Matches whose engine reading and score are kept (about 3 KB a hand: a match of 2,000
+#: hands, ``rules.MAX_HANDS``, weighs some 6 MB).
 SCORES_KEPT = 64
-#: Rendered match pages kept (one per match, language and mount point).
+SCORES_MAX_BYTES = 64 * MB
+#: Rendered match pages kept (one per match, language and mount point; about 1.5 KB a hand).
 PAGES_KEPT = 64
-#: Rendered PDF sheets kept, and the most bytes they may take together.
+PAGES_MAX_BYTES = 32 * MB
+#: Rendered PDF sheets kept.
 SHEETS_KEPT = 64
-SHEETS_MAX_BYTES = 32 * 1024 * 1024
+SHEETS_MAX_BYTES = 32 * MB
 #: Match summaries kept (about 1.5 KB each: some 6 MB per process at most).
 SUMMARIES_KEPT = 4096
 #: Rendered statistics pages' figures kept (one per team, filter and language).
 SECTIONS_KEPT = 64
+SECTIONS_MAX_BYTES = 8 * MB
 #: Rendered lists of matches kept (a home page's or a history page's, up to 20 KB each).
 LISTS_KEPT = 128
+LISTS_MAX_BYTES = 4 * MB
 #: Rendered rows of those lists kept (a few hundred bytes each).
 ROWS_KEPT = 4096
+ROWS_MAX_BYTES = 4 * MB
 #: Rendered pieces every page shares kept (one per language and mount point each; the
 #: header one per account and page address too: about 1 KB each).
 FRAGMENTS_KEPT = 1024
+FRAGMENTS_MAX_BYTES = 4 * MB
+#: What a kept score weighs: its reading, score and stored inputs, per hand and in all.
+SCORE_BYTES_PER_HAND = 3 * 1024
+SCORE_BYTES = 4 * 1024
+
+
+def score_weight(entry: tuple[rules.Match, rules.MatchScore, tuple[dict[str, Any], ...]]) -> int:
+    """About the bytes a kept score holds (measured with tracemalloc: some 2.8 KB a hand)."""
+    return SCORE_BYTES + SCORE_BYTES_PER_HAND * len(entry[0].hands)
 
 
 class Cache(Protocol[T]):
@@ -77,7 +101,7 @@ class Cache(Protocol[T]):
 
 
 class Caches:
-    """The app's named caches, made by ``backend(size, max_bytes=None)``."""
+    """The app's named caches, made by ``backend(size, max_bytes=None, weigh=len)``."""
 
     #: The engine's reading, its score and the stored inputs of the hands it read.
     scores: Cache[tuple[rules.Match, rules.MatchScore, tuple[dict[str, Any], ...]]]
@@ -90,14 +114,14 @@ class Caches:
     fragments: Cache[Markup]
 
     def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
-        self.scores = backend(SCORES_KEPT)
-        self.pages = backend(PAGES_KEPT)
+        self.scores = backend(SCORES_KEPT, max_bytes=SCORES_MAX_BYTES, weigh=score_weight)
+        self.pages = backend(PAGES_KEPT, max_bytes=PAGES_MAX_BYTES)
         self.sheets = backend(SHEETS_KEPT, max_bytes=SHEETS_MAX_BYTES)
         self.summaries = backend(SUMMARIES_KEPT)
-        self.sections = backend(SECTIONS_KEPT)
-        self.lists = backend(LISTS_KEPT)
-        self.rows = backend(ROWS_KEPT)
-        self.fragments = backend(FRAGMENTS_KEPT)
+        self.sections = backend(SECTIONS_KEPT, max_bytes=SECTIONS_MAX_BYTES)
+        self.lists = backend(LISTS_KEPT, max_bytes=LISTS_MAX_BYTES)
+        self.rows = backend(ROWS_KEPT, max_bytes=ROWS_MAX_BYTES)
+        self.fragments = backend(FRAGMENTS_KEPT, max_bytes=FRAGMENTS_MAX_BYTES)
 
     def clear(self) -> None:
         """Forget everything (as after a restart); never needed for correctness."""

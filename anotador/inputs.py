@@ -170,6 +170,18 @@ def link_token(raw: object) -> str:
     return value
 
 
+def json_value(raw: bytes | str, refusal: str) -> object:
+    """A request's JSON body, read by the engine's one JSON reader (``rules.parse_json``:
+    nested at most ``MAX_DEPTH`` levels, so no body can exhaust Python's recursion);
+    ``refusal`` is the message when it is no JSON at all."""
+    value, problems = rules.parse_json(raw)
+    if not problems:
+        return value
+    if problems[0].code == "invalid_json":
+        raise BadInput(refusal)
+    raise BadInput(f"{refusal} {problem_message(problems[0])}")
+
+
 def quoted(raw: str, length: int = 40) -> str:
     """A refused value as a message may repeat it: shortened, without what is not text."""
     return "".join(filter(rules.is_text_character, raw[:length]))

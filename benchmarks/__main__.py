@@ -13,6 +13,7 @@ MODULES = [
     "benchmarks.sheets",
     "benchmarks.history",
     "benchmarks.restore",
+    "benchmarks.huge_matches",
     "benchmarks.live",
     "benchmarks.offline_cache",
     "benchmarks.offline_engine",

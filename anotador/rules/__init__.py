@@ -12,6 +12,7 @@ from anotador.rules.incremental import replace_hand
 from anotador.rules.match import Match
 from anotador.rules.match import SideInfo
 from anotador.rules.matchfile import FORMAT as MATCH_FORMAT
+from anotador.rules.matchfile import MAX_HANDS
 from anotador.rules.matchfile import hand_to_document
 from anotador.rules.matchfile import match_to_document
 from anotador.rules.matchfile import parse_json
@@ -52,6 +53,7 @@ from anotador.rules.variants import variant_defaults
 __all__ = [
     "DEFAULT_VARIANT",
     "MATCH_FORMAT",
+    "MAX_HANDS",
     "MAX_NAME",
     "MESSAGES",
     "VARIANTS",

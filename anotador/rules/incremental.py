@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from anotador.rules import matchfile
 from anotador.rules.hands import read_hand
 from anotador.rules.match import Match
 from anotador.rules.paths import hand_index
@@ -31,6 +32,10 @@ def replace_hand(game: Match, score: MatchScore, index: int, raw: object) -> Cha
     (path ``hands[index]...``) and the hands that would follow the end of the game."""
     if not 0 <= index <= len(game.hands):
         raise IndexError(index)
+    if index == matchfile.MAX_HANDS:
+        # As read_match: the file's own problems, then the count, no hand read.
+        own = [problem for problem in game.warnings if hand_index(problem.path) is None]
+        return None, None, [*own, matchfile.too_many_hands()]
     hand, found = read_hand(game.rules, raw, join("hands", index))
     # read_match lists the file's own problems first, then each hand's in order.
     before, after = [], []

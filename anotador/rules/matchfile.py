@@ -41,12 +41,51 @@ DOCUMENT_KEYS = (
 SIDE_KEYS = ("name", "players")
 
 
+#: The most hands a match may hold: a real match has under 100, and a file of thousands is
+#: a mistake or an abuse (every hand is read, scored and drawn on each page and sheet).
+MAX_HANDS = 2_000
+
+#: The most levels of lists and objects a JSON value may nest: a match file nests 6, a
+#: backup's list of them 7. Deeper is refused before anything walks it (Python's own
+#: recursion would end in a RecursionError somewhere).
+MAX_DEPTH = 32
+
+
 def parse_json(text: str | bytes) -> tuple[object, list[Problem]]:
-    """The JSON value of ``text``, or a problem saying where the JSON is broken."""
+    """The JSON value of ``text``, or a problem saying where the JSON is broken or that it
+    nests more than :data:`MAX_DEPTH` levels; the one reader of JSON from outside (files,
+    uploads, request bodies)."""
     try:
-        return json.loads(text), []
-    except (ValueError, RecursionError) as error:
+        value = json.loads(text)
+    except RecursionError:  # thousands of levels: the C parser's own guard
+        return None, [too_deep()]
+    except ValueError as error:
         return None, [Problem("$", "invalid_json", {"detail": str(error)})]
+    return (value, []) if nests_within(value, MAX_DEPTH) else (None, [too_deep()])
+
+
+def too_many_hands() -> Problem:
+    return Problem("hands", "too_many_hands", {"maximum": MAX_HANDS})
+
+
+def too_deep() -> Problem:
+    return Problem("$", "too_deep", {"maximum": MAX_DEPTH})
+
+
+def nests_within(value: object, levels: int) -> bool:
+    """Whether ``value``'s lists and objects nest at most ``levels`` deep (read a level at a
+    time, without recursion)."""
+    level: list[Any] = [value] if isinstance(value, dict | list) else []
+    for _ in range(levels):
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return True
+    return not level
 
 
 def read_match(document: object) -> tuple[Match | None, list[Problem]]:
@@ -189,6 +228,8 @@ def read_hands(rules: Rules, raw: object) -> tuple[tuple[HandInput, ...] | None,
         return None, [Problem("hands", "required")]
     if not isinstance(raw, list):
         return None, [Problem("hands", "wrong_type", {"expected": "a list"})]
+    if len(raw) > MAX_HANDS:  # refused before any of them is read
+        return None, [too_many_hands()]
     hands: list[HandInput] = []
     problems: list[Problem] = []
     for index, entry in enumerate(raw):

@@ -24,6 +24,7 @@ def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker nam
 MESSAGES: dict[str, str] = {
     # Shape of the document
     "invalid_json": N_("The file is not valid JSON: {detail}"),
+    "too_deep": N_("Lists and objects are nested more than {maximum} levels deep."),
     "required": N_("This value is required."),
     "unknown_key": N_("Unknown key: it does not belong to this variant or document."),
     "wrong_type": N_("Expected {expected}."),
@@ -42,6 +43,7 @@ MESSAGES: dict[str, str] = {
     "fixed_decks": N_("This variant is always played with {decks} decks."),
     "start_score_not_below_target": N_("The starting score must be below the target ({target})."),
     "after_game_end": N_("The game had already ended: no more hands can be recorded."),
+    "too_many_hands": N_("A match holds at most {maximum} hands."),
     "option_off_field": N_("Only with the house option “{option}” turned on."),
     # Who closed (V2, V3, V4, V5)
     "closer_required": N_("Choose the side that went out."),

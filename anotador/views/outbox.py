@@ -59,8 +59,8 @@ def token(match_id: int) -> Answer:
 def send(match_id: int) -> Answer:
     """Store one queued hand (see the module's docstring)."""
     get_match(match_id)
-    body = request.get_json(silent=True)
     try:
+        body = inputs.json_value(request.get_data(), _("The hand sent could not be read."))
         key, number, hand, resolution, version = read_request(body)
     except inputs.BadInput as refused:
         return {"status": "refused", "message": refused.message}, 400

@@ -1,0 +1,140 @@
+"""Memory a worker keeps after showing huge matches: the caches are bounded by bytes.
+
+Three matches of ``rules.MAX_HANDS`` hands (2,000) are each viewed in the three languages
+(the match page, through the Flask test client, in a forked child as a fresh worker of the
+server would be). Figures: the child's resident memory growth over what it held before the
+first page (VmRSS; target: at most 300 MB), its peak (VmHWM), and the bytes the ``scores``
+and ``pages`` caches hold by their own reckoning. Then the same with twelve such matches, in
+another fresh worker: the caches' bytes (``caching.SCORES_MAX_BYTES``, ``PAGES_MAX_BYTES``)
+keep the growth about the same (it grew with every match before they were bounded by bytes).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import multiprocessing
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from anotador import backup
+from anotador import caching
+from anotador import rules
+from anotador.extensions import db
+from benchmarks.restore import make_app
+from benchmarks.restore import peak_rss_mb
+from benchmarks.restore import reset_peak
+from benchmarks.restore import status_mb
+from benchmarks.sheets import side
+from benchmarks.web import signed_in_client
+
+MATCHES = 3
+#: Then as many more as fill the caches' bytes: the growth stays about the same.
+MANY = 12
+LANGUAGES = ("es", "en", "it")
+TARGET_MB = 300
+
+
+def huge_document(seed: int) -> dict[str, Any]:
+    """A uruguaya 4p match of ``rules.MAX_HANDS`` closed hands (canastas, red threes, cards
+    left in hand), whose side that did not go out loses about what the other wins, so the
+    match is still on at the last hand."""
+    rng = random.Random(seed)
+    played = []
+    for _ in range(rules.MAX_HANDS):
+        closer = rng.randrange(2)
+        entries = [
+            side(
+                clean=1 if index == closer else 0,
+                dirty=rng.randint(0, 1),
+                table=5 * rng.randint(20, 60),
+                hand=0 if index == closer else 5 * rng.randint(100, 200),
+                red=rng.randint(0, 1),
+            )
+            for index in range(2)
+        ]
+        played.append({"end": "closed", "closer": closer, "sides": entries})
+    return {
+        "format": "anotador-match/1",
+        "variant": "uruguaya",
+        "layout": "4p",
+        "title": f"Huge {seed}",
+        "options": {"target": rules.variant.MAX_TARGET},
+        "sides": [
+            {"name": "Nosotros", "players": ["Ana", "Beto"]},
+            {"name": "Ellos", "players": ["Carla", "Dani"]},
+        ],
+        "hands": played,
+    }
+
+
+def view_all(folder: Path, ids: list[int], answer: Any) -> None:
+    """In a fresh worker: every match page in every language, then the memory figures."""
+    app = make_app(folder, "huge.sqlite3", migrate=False)
+    client = signed_in_client(app)
+    client.get("/")  # the app's own first-request work is not the matches'
+    before = reset_peak()
+    start = time.perf_counter()
+    sizes = []
+    for match_id in ids:
+        for lang in LANGUAGES:
+            page = client.get(f"/partidas/{match_id}?idioma={lang}")
+            assert page.status_code == 200, page.status_code
+            sizes.append(len(page.data))
+    elapsed = time.perf_counter() - start
+    caches = caching.caches(app)
+    answer.send(
+        {
+            "growth": status_mb("VmRSS") - before,
+            "peak": peak_rss_mb() - before,
+            "seconds": elapsed,
+            "page_mb": max(sizes) / 2**20,
+            "scores_mb": caches.scores.weight / 2**20,
+            "pages_mb": caches.pages.weight / 2**20,
+        }
+    )
+
+
+def run() -> list[str]:
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        app = make_app(folder, "huge.sqlite3")
+        lines = [json.dumps({"format": backup.BACKUP_FORMAT})]
+        lines += [json.dumps(huge_document(seed)) for seed in range(MANY)]
+        with app.app_context():
+            report = backup.import_stream(io.BytesIO("\n".join(lines).encode()))
+            assert report.created == MANY, report.problems
+            ids = list(range(1, MANY + 1))
+            db.engine.dispose()
+        few = in_fresh_worker(folder, ids[:MATCHES])
+        many = in_fresh_worker(folder, ids)
+    verdict = "ok" if few["growth"] <= TARGET_MB else "OVER TARGET"
+    return [
+        f"huge matches: {MATCHES} of {rules.MAX_HANDS} hands, each in {len(LANGUAGES)} languages"
+        f" ({few['page_mb']:.1f} MB a page, {few['seconds']:.1f} s in all)",
+        f"  worker memory growth {few['growth']:.0f} MB (target <= {TARGET_MB} MB: "
+        f"{verdict}), peak +{few['peak']:.0f} MB",
+        f"  kept: scores {few['scores_mb']:.0f} MB, pages {few['pages_mb']:.0f} MB",
+        f"  {MANY} such matches: growth {many['growth']:.0f} MB, peak +{many['peak']:.0f} MB;"
+        f" kept: scores {many['scores_mb']:.0f} MB (at most "
+        f"{caching.SCORES_MAX_BYTES // caching.MB}), pages {many['pages_mb']:.0f} MB (at most "
+        f"{caching.PAGES_MAX_BYTES // caching.MB})",
+    ]
+
+
+def in_fresh_worker(folder: Path, ids: list[int]) -> dict[str, float]:
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=view_all, args=(folder, ids, send))
+    child.start()
+    figures: dict[str, float] = receive.recv()
+    child.join()
+    return figures
+
+
+if __name__ == "__main__":
+    for line in run():
+        print(line)
