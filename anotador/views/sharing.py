@@ -110,8 +110,9 @@ def show(match_id: int) -> str:
         "group_id": match.group_id,
         "groups": services.groups.groups_of(owner),
         "form": ConfirmForm(formdata=None),
+        "title": " · ".join(side.name for side in match.sides),
     }
-    title = " · ".join(side.name for side in match.sides)
+    title = sharing["title"]
     return render_template("matches/share.html", sharing=sharing, match_id=match_id, title=title)
 
 
