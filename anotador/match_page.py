@@ -11,10 +11,12 @@ from dataclasses import field
 from functools import cached_property
 from typing import Any
 
+from flask_babel import format_date
 from flask_babel import gettext
 
 from anotador import labels
 from anotador.forms import default_side_names
+from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
 from anotador.rules import Role
@@ -56,6 +58,8 @@ class Sheet:
     dealer: str | None
     has_minimum: bool
     warnings: list[str]
+    #: A finished match as a short text to share (None while it is played).
+    result: str | None = None
 
     @cached_property
     def rows(self) -> list[Row]:
@@ -105,6 +109,18 @@ def build(scored: Scored) -> Sheet:
         dealer=None if score.finished else next_dealer(match, len(score.hands)),
         has_minimum=game.rules.brackets is not None,
         warnings=general,
+        result=result_text(match, banner, sides) if score.finished else None,
+    )
+
+
+def result_text(match: Match, banner: str | None, sides: list[SideSummary]) -> str:
+    """A finished match in one line to share: who won, the totals, the game and its day."""
+    return gettext(
+        "%(result)s %(totals)s · %(variant)s · %(date)s",
+        result=banner or "",
+        totals=" · ".join(f"{side.name} {points(side.total)}" for side in sides),
+        variant=labels.label(labels.VARIANTS, match.variant),
+        date=format_date(match.played_on, "medium"),
     )
 
 

@@ -181,6 +181,8 @@ class Match(Model):
     )
     table_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
     spectator_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
+    # Its rematch, once one is made: the phones of its links follow there (services.sharing).
+    rematch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("match.id", ondelete="SET NULL"))
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", order_by="Side.position", cascade="all, delete-orphan"

@@ -79,6 +79,7 @@ EXPECTED = {
     "players.rename": "SNNSSA",
     "players.show": "SNASSA",
     "players.suggestions": "SAASSA",
+    "sharing.follow_rematch": "SNAAAA",
     "sharing.open_link": "AAAAAA",
     "sharing.set_group": "SNNSSA",
     "sharing.set_link": "SNNSSA",

@@ -19,6 +19,7 @@ from anotador.models import Hand
 from anotador.models import Match
 from anotador.models import Seat
 from anotador.models import Side
+from anotador.services.accounts import new_token
 from anotador.services.accounts import owner_or_default
 from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
@@ -179,7 +180,13 @@ def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
 
 def rematch(match: Match) -> Match:
     """A new match of the same owner (and group) with ``match``'s sides, players, variant,
-    layout and options, and the same first dealer: no hands, from zero, dated today."""
+    layout and options, and the same first dealer: no hands, from zero, dated today. It has
+    a link of each kind ``match`` has (new tokens) and ``match`` points to it, so the phones
+    of ``match``'s links follow there (``views.sharing``). Made once: asked again, it is the
+    rematch already made."""
+    made = db.session.get(Match, match.rematch_id) if match.rematch_id is not None else None
+    if made is not None:
+        return made
     document = match_document(match, hands=[])
     document.pop("title", None)
     document.pop("notes", None)
@@ -189,8 +196,26 @@ def rematch(match: Match) -> Match:
         start_scores=[0] * len(match.sides),
     )
     new, problems = create_match(
-        document, match.first_dealer, owner_id=match.owner_id, group_id=match.group_id
+        document,
+        match.first_dealer,
+        owner_id=match.owner_id,
+        group_id=match.group_id,
+        commit=False,
     )
     if new is None:  # the engine accepted this match's own sides and options
         raise StoredMatchInvalid(match.id, problems)
+    new.table_token = new_token() if match.table_token else None
+    new.spectator_token = new_token() if match.spectator_token else None
+    db.session.flush()  # its id
+    # Past the ORM, updated_at as it was: the finished match did not change (its version, its
+    # place in the lists, the caches keyed on it stay).
+    table = Match.__table__
+    db.session.execute(
+        table.update()
+        .where(table.c.id == match.id)
+        .values(rematch_id=new.id, updated_at=table.c.updated_at)
+    )
+    sa.orm.attributes.set_committed_value(match, "rematch_id", new.id)
+    db.session.commit()
+    signals.changed("created", new.id)
     return new

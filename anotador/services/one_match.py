@@ -43,6 +43,8 @@ class MatchState:
     #: Its rules and seating (the blank sheet the page offers).
     variant: str
     layout: str
+    #: The rematch made from it, if any (the phones of its links follow there).
+    rematch_id: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +83,7 @@ def state_of(match: Match) -> MatchState:
         sharing_of(match),
         match.variant,
         match.layout,
+        match.rematch_id,
     )
 
 
@@ -102,6 +105,7 @@ MATCH_STATE = (
         Side.position,
         Side.name,
         Player.name,
+        Match.rematch_id,
     )
     .join(Side, Side.match_id == Match.id)
     .outerjoin(Seat, Seat.side_id == Side.id)
@@ -126,7 +130,16 @@ def match_state(match_id: int) -> MatchState | None:
     names = tuple((name, tuple(players)) for name, players in sides.values())
     sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing")
     return MatchState(
-        first[0], first[1], first[2], first[3], first[4], names, sharing, first[10], first[11]
+        first[0],
+        first[1],
+        first[2],
+        first[3],
+        first[4],
+        names,
+        sharing,
+        first[10],
+        first[11],
+        first[15],
     )
 
 
@@ -139,6 +152,8 @@ class MatchVersion:
     hand_count: int
     finished: bool
     sharing: Sharing
+    #: The rematch made from it, if any.
+    rematch_id: int | None = None
 
 
 #: The query of :func:`match_version`: one row of one table, polled every second by each
@@ -151,6 +166,7 @@ MATCH_VERSION = sa.select(
     Match.group_id,
     Match.table_token,
     Match.spectator_token,
+    Match.rematch_id,
 ).where(Match.id == sa.bindparam("match_id"))
 
 
@@ -162,4 +178,5 @@ def match_version(match_id: int) -> MatchVersion | None:
         return None
     ongoing = row.status == "ongoing"
     sharing = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
-    return MatchVersion(row.version, row.hand_count, row.status == "finished", sharing)
+    finished = row.status == "finished"
+    return MatchVersion(row.version, row.hand_count, finished, sharing, row.rematch_id)

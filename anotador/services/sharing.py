@@ -14,6 +14,7 @@ from anotador.extensions import db
 from anotador.models import Match
 from anotador.services.accounts import new_token
 from anotador.services.groups import group_ids_of
+from anotador.services.one_match import Sharing
 
 LinkKind = Literal["table", "spectator"]
 LINK_KINDS: tuple[LinkKind, ...] = ("table", "spectator")
@@ -36,6 +37,36 @@ def match_for_token(token: str) -> Match | None:
         sa.or_(Match.table_token == token, Match.spectator_token == token)
     )
     return db.session.scalars(statement).first()
+
+
+def token_of(sharing: Sharing, kind: LinkKind) -> str | None:
+    return sharing.table_token if kind == "table" else sharing.spectator_token
+
+
+REMATCH = sa.orm.aliased(Match)
+#: The rematch of a match and how it is shared, in one statement past the ORM.
+REMATCH_OF = (
+    sa.select(
+        REMATCH.id,
+        REMATCH.owner_id,
+        REMATCH.group_id,
+        REMATCH.table_token,
+        REMATCH.spectator_token,
+        REMATCH.status,
+    )
+    .join(Match, Match.rematch_id == REMATCH.id)
+    .where(Match.id == sa.bindparam("match_id"))
+)
+
+
+def rematch_of(match_id: int) -> tuple[int, Sharing] | None:
+    """The rematch made from match ``match_id``, and how it is shared, if there is one."""
+    row = db.session.connection().execute(REMATCH_OF, {"match_id": match_id}).first()
+    if row is None:
+        return None
+    ongoing = row.status == "ongoing"
+    shared = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
+    return row.id, shared
 
 
 def set_group(match: Match, owner_id: int, group_id: int | None) -> bool:

@@ -19,6 +19,7 @@ from flask.sessions import SessionMixin
 
 from anotador import access
 from anotador import services
+from anotador.views.sharing import rematch_reached
 
 bp = Blueprint("live", __name__)
 
@@ -37,16 +38,26 @@ class PollingSessions(SecureCookieSessionInterface):
 @bp.get("/partidas/<id:match_id>/version")
 def version(match_id: int) -> Response:
     """``{"version", "hands", "finished"}`` of a match this request may read, with the
-    version as a strong ETag: 304 when the browser already has it."""
+    version as a strong ETag: 304 when the browser already has it; ``rematch``, the address
+    that follows to its rematch, once one this browser may follow was made."""
     found = services.queries.match_version(match_id)
     if found is None or access.level(found.sharing) < access.Level.READ:
         access.refuse()
     etag = f"v{found.version}"
+    answer: dict[str, object] = {
+        "version": found.version,
+        "hands": found.hand_count,
+        "finished": found.finished,
+    }
+    # A rematch this phone may follow: its page goes there (another tag than the version's).
+    if found.rematch_id is not None and rematch_reached(match_id, found.sharing):
+        etag += f"-r{found.rematch_id}"
+        answer["rematch"] = url_for("sharing.follow_rematch", match_id=match_id)
     if request.if_none_match.contains_weak(etag):
         # Of the answer's type: nothing after the view takes it for a page.
         response = Response(status=304, mimetype="application/json")
     else:
-        response = jsonify(version=found.version, hands=found.hand_count, finished=found.finished)
+        response = jsonify(answer)
     response.set_etag(etag)
     # Stored, but asked again every time: the version changes whenever a hand is saved.
     response.headers["Cache-Control"] = "private, no-cache"

@@ -19,7 +19,9 @@ from anotador import services
 from anotador import serving
 from anotador.account_forms import ConfirmForm
 from anotador.forms import FORM_EXPIRED
+from anotador.services.queries import Sharing
 from anotador.services.sharing import LINK_KINDS
+from anotador.services.sharing import LinkKind
 
 bp = Blueprint("sharing", __name__)
 
@@ -36,7 +38,60 @@ def open_link(token: str) -> Response:
     if match is None:
         abort(404)
     access.remember_link(token)
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+    shown = follow_rematches(match.id, services.queries.sharing_of(match))
+    return redirect(url_for("matches.show", match_id=shown), 303)
+
+
+#: How many rematches in a row a link follows at most (a table plays a few in an evening).
+MAX_REMATCHES = 50
+
+
+@bp.get("/partidas/<id:match_id>/revancha")
+def follow_rematch(match_id: int) -> Response:
+    """The rematch of a match, for whoever may read the match: a phone that opened one of
+    its links opens the rematch's link of the same kind (the table link keeps scoring)."""
+    state, _granted = access.state_for(match_id, access.Level.READ)
+    shown = follow_rematches(match_id, state.sharing)
+    return redirect(url_for("matches.show", match_id=shown), 303)
+
+
+def link_kind(sharing: Sharing) -> LinkKind | None:
+    """The kind of link this browser opened for a match shared as ``sharing``, if any."""
+    opened = access.links()
+    for kind in LINK_KINDS:
+        token = services.sharing.token_of(sharing, kind)
+        if token and token in opened:
+            return kind
+    return None
+
+
+def rematch_reached(match_id: int, sharing: Sharing) -> tuple[int, Sharing, str | None] | None:
+    """The rematch of match ``match_id`` (shared as ``sharing``) if this browser may follow
+    it there: its id, how it is shared and the token of its link of the kind this browser
+    opened for the match (None: it reads the rematch as it reads the match, as its owner or
+    in its group). None when there is no rematch, or its link of that kind was revoked."""
+    found = services.sharing.rematch_of(match_id)
+    if found is None:
+        return None
+    rematch_id, shared = found
+    kind = link_kind(sharing)
+    token = services.sharing.token_of(shared, kind) if kind is not None else None
+    if token is None and access.level(shared) < access.Level.READ:
+        return None
+    return rematch_id, shared, token
+
+
+def follow_rematches(match_id: int, sharing: Sharing) -> int:
+    """The last of the rematches after match ``match_id`` this browser reaches (the match
+    itself when none), opening on the way their links of the kind it opened."""
+    for _step in range(MAX_REMATCHES):
+        step = rematch_reached(match_id, sharing)
+        if step is None:
+            break
+        match_id, sharing, token = step
+        if token is not None:
+            access.remember_link(token)
+    return match_id
 
 
 @bp.get("/partidas/<id:match_id>/compartir")
@@ -55,8 +110,9 @@ def show(match_id: int) -> str:
         "group_id": match.group_id,
         "groups": services.groups.groups_of(owner),
         "form": ConfirmForm(formdata=None),
+        "title": " · ".join(side.name for side in match.sides),
     }
-    title = " · ".join(side.name for side in match.sides)
+    title = sharing["title"]
     return render_template("matches/share.html", sharing=sharing, match_id=match_id, title=title)
 
 

@@ -95,3 +95,51 @@ document.documentElement.classList.add("js");
     if (/^(side|player)_/.test(event.target.name)) dealerChoices(currentShape());
   });
 })();
+
+// Copy and share a link or a result ([data-share] boxes): the clipboard, and the phone's own
+// share sheet where the browser has one. Without this the link or text is there to select.
+(function shareButtons() {
+  function copy(value) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(value);
+    // Plain HTTP on the LAN has no clipboard API: the older command still copies.
+    return new Promise((resolve, reject) => {
+      const area = document.createElement("textarea");
+      area.value = value;
+      area.readOnly = true;
+      area.className = "visually-hidden";
+      document.body.appendChild(area);
+      area.select();
+      const done = document.execCommand("copy");
+      area.remove();
+      if (done) resolve();
+      else reject(new Error("copy"));
+    });
+  }
+
+  for (const box of document.querySelectorAll("[data-share]")) {
+    const link = box.querySelector("[data-share-url]");
+    const source = link || box.querySelector("[data-share-text]");
+    const actions = box.querySelector(".share-actions");
+    if (!source || !actions) continue;
+    const value = () => (link ? link.value : source.textContent.trim());
+    const status = actions.querySelector("[role=status]");
+    const copyButton = actions.querySelector("[data-copy]");
+    const shareButton = actions.querySelector("[data-share-sheet]");
+    actions.hidden = false;
+    copyButton.addEventListener("click", () => {
+      copy(value()).then(
+        () => { status.textContent = copyButton.dataset.done; },
+        () => {
+          if (link) link.select();
+          status.textContent = copyButton.dataset.failed;
+        }
+      );
+    });
+    const shared = () => (link ? { title: box.dataset.shareTitle, url: value() } : { title: box.dataset.shareTitle, text: value() });
+    if (navigator.share && (!navigator.canShare || navigator.canShare(shared()))) {
+      shareButton.hidden = false;
+      // A share the person cancels is no error.
+      shareButton.addEventListener("click", () => navigator.share(shared()).catch(() => {}));
+    }
+  }
+})();

@@ -149,21 +149,39 @@
         if (field) toggle(field, section !== closer);
       });
     }
+    hintKeys();
   }
 
-  // The inputs typed in, in the order they are shown (what is hidden or closed is skipped).
+  // The inputs typed in, in the order they are shown: what is hidden, disabled or inside a
+  // closed section (the calculator, the adjustment, "more kinds") is skipped. Chromium gives
+  // an input in a closed <details> an offsetParent, so that is checked on its own.
   function entries() {
     return Array.prototype.filter.call(
       form.querySelectorAll("input[data-kind], input[type=text]:not([data-kind])"),
-      function (input) { return !input.disabled && input.offsetParent !== null; }
+      function (input) {
+        return !input.disabled && input.offsetParent !== null && !input.closest("details:not([open]), [hidden]");
+      }
     );
   }
 
+  // The field after ``input`` or, after the last one, the Save button (a second Enter saves).
   function focusAfter(input) {
     var all = entries();
-    var next = all[all.indexOf(input) + 1];
-    if (next) next.focus();
-    return Boolean(next);
+    var index = all.indexOf(input);
+    if (index < 0) return false;
+    var next = all[index + 1] || form.querySelector(".actions button.save");
+    if (!next) return false;
+    next.focus();
+    if (next.tagName === "BUTTON") next.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+
+  // The keypad's Enter key says "next", and "done" on the last field.
+  function hintKeys() {
+    var all = entries();
+    all.forEach(function (input, index) {
+      input.setAttribute("enterkeyhint", index === all.length - 1 ? "done" : "next");
+    });
   }
 
   form.addEventListener("change", function (event) {
@@ -175,6 +193,8 @@
     if (first) first.focus();
   });
   followCloser();
+  // Opening or closing a section changes what comes next.
+  form.addEventListener("toggle", hintKeys, true);
 
   // A count is one digit in practice (canastas of a kind, threes): typing it into an empty
   // count moves on to the next field. A second digit can still be typed after going back.
@@ -191,7 +211,6 @@
     if (event.key !== "Enter" || input.tagName !== "INPUT" || input.type === "radio" || input.type === "checkbox") return;
     if (focusAfter(input)) event.preventDefault();
   });
-  entries().forEach(function (input) { input.setAttribute("enterkeyhint", "next"); });
 
   // After a failed save the focus goes to the summary of what stops it (it links to each
   // field), not to the top of the page with the problems below the fold.

@@ -70,6 +70,7 @@
       })
       .then(function (state) {
         delay = INTERVAL;
+        if (state && state.rematch) return followRematch(state.rematch);
         if (state && String(state.version) !== shown.version) return changed(state);
       })
       .catch(function () {
@@ -96,6 +97,12 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) poll();
   });
+
+  // A rematch of this match was made: the table goes on there (its links follow it).
+  function followRematch(url) {
+    stopped = true;
+    window.location.assign(url);
+  }
 
   function changed(state) {
     return form ? handFormChanged(state) : planillaChanged(state);
@@ -141,11 +148,13 @@
       var open = Array.prototype.map.call(main.querySelectorAll("details[open]"), function (d) {
         return d.id ? "#" + d.id : pathOf(d, main);
       });
+      // A one-time message ("Hand 4 saved.") belongs to the page the save led to: the
+      // change of another phone replaces it, and the fresh page's own is not this page's.
       Array.prototype.forEach.call(fresh.querySelectorAll(".flashes"), function (old) {
         old.remove();
       });
       Array.prototype.slice.call(main.children).forEach(function (child) {
-        if (!child.classList.contains("flashes")) child.remove();
+        child.remove();
       });
       Array.prototype.slice.call(fresh.children).forEach(function (child) {
         main.appendChild(document.adoptNode(child));
