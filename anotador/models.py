@@ -62,8 +62,16 @@ class User(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(NAME_LENGTH))
     name_key: Mapped[str] = mapped_column(sa.String(NAME_KEY_LENGTH), unique=True)
+    # What the name looks like (anotador.names.skeleton_digest): unique, so no two accounts,
+    # made at once or not, get names a person cannot tell apart. NULL only for an account
+    # made before names were compared so whose look an older account already had.
+    name_skeleton: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(sa.String(255))
     is_admin: Mapped[bool] = mapped_column(default=False)
+    # True for the account that claimed the installation (its first administrator), NULL
+    # for every other: a unique column holds one True, so of first sign-ups arriving at once
+    # exactly one is made (services.accounts.create_account).
+    first_account: Mapped[bool | None] = mapped_column(unique=True)
     # Part of the id in the session and remember cookies: a new password or a sign-out
     # everywhere replaces it, and every cookie made with the old one stops working.
     session_token: Mapped[str] = mapped_column(sa.String(TOKEN_LENGTH))
@@ -119,12 +127,14 @@ class Membership(Model):
 
 
 class SignInFailure(Model):
-    """Failed sign-ins of one account or one address: what the throttle counts."""
+    """Counted attempts of one throttle key (services.throttle): sign-ins of one account
+    name, one address or one device, setup codes, sign-ups."""
 
-    # "account:<name key>" or "address:<IP>".
+    # "account:<name key>", "address:<IP>", "device:<account id>:<nonce>"... (throttle.py).
     key: Mapped[str] = mapped_column(sa.String(NAME_KEY_LENGTH + 10), primary_key=True)
     failures: Mapped[int] = mapped_column(default=0)
-    last_failure: Mapped[datetime.datetime] = mapped_column(sa.DateTime(timezone=True))
+    # Forgotten keys (the last attempt long ago) are deleted along this index.
+    last_failure: Mapped[datetime.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
 
 
 class Player(Model):

@@ -20,6 +20,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.security import check_password_hash
 from werkzeug.security import generate_password_hash
 
+from anotador import names
 from anotador import rules
 from anotador import signals
 from anotador.extensions import db
@@ -118,27 +119,49 @@ def password_hash(password: str) -> str:
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 
-def create_account(name: str, password: str, *, admin: bool = False) -> User:
-    """A new account (commits); the first one is an administrator and takes the rows that
-    have no owner. Refused (:class:`AccountRefused`) for a bad name or password or a name
-    another account has."""
+def account_name(name: str) -> str:
+    """A new account's name: one line, every character visible (:mod:`anotador.names`)."""
     clean = one_line_name(name)
+    if names.invisible_characters(clean):
+        message = _l(
+            "Write the name with visible characters only: no invisible spaces, soft hyphens "
+            "or marks that change the writing direction."
+        )
+        raise AccountRefused("name", str(message))
+    return clean
+
+
+def create_account(
+    name: str, password: str, *, admin: bool = False, first: bool | None = None
+) -> User:
+    """A new account (commits); the first one is an administrator and takes the rows that
+    have no owner. ``first`` says whether it claims the installation (by default: whether
+    there is no account yet); of such claims arriving at once exactly one is made, the
+    others refused. Refused (:class:`AccountRefused`) for a bad name or password, or a name
+    another account has or looks like."""
+    clean = account_name(name)
     check_new_password(password)
-    if find_account(clean) is not None:
-        raise AccountRefused("name", str(_l("That name is taken: choose another.")))
-    first = account_count() == 0
+    skeleton = names.skeleton_digest(clean)
+    check_name_free(clean, skeleton)
+    if first is None:
+        first = account_count() == 0
     user = User(
         name=clean,
         name_key=name_key(clean),
+        name_skeleton=skeleton,
         password_hash=password_hash(password),
         is_admin=admin or first,
+        first_account=True if first else None,
         session_token=new_token(),
     )
     db.session.add(user)
     try:
         db.session.flush()
-    except sa.exc.IntegrityError:  # the same name, created by another request just now
+    except sa.exc.IntegrityError:  # a name, a look or the first account taken just now
         db.session.rollback()
+        check_name_free(clean, skeleton)
+        if first:
+            raise AccountRefused("first", str(FIRST_TAKEN)) from None
         raise AccountRefused("name", str(_l("That name is taken: choose another."))) from None
     adopted: list[int] = []
     if first:
@@ -155,33 +178,90 @@ def create_account(name: str, password: str, *, admin: bool = False) -> User:
     return user
 
 
+#: What a first sign-up hears when another one, arriving at the same time, was made.
+FIRST_TAKEN = _l(
+    "The first account of this installation was created a moment ago from another device: "
+    "sign in with it, or ask its administrator for an account."
+)
+
+
+def check_name_free(name: str, skeleton: str) -> None:
+    """:class:`AccountRefused` when another account has the name, or one that looks like it
+    (all a person choosing a name needs to know: which one, it does not say)."""
+    if find_account(name) is not None:
+        raise AccountRefused("name", str(_l("That name is taken: choose another.")))
+    taken = sa.select(User.id).where(User.name_skeleton == skeleton)
+    if db.session.scalar(taken) is not None:
+        message = _l("That name looks too much like another account's: choose another.")
+        raise AccountRefused("name", str(message))
+
+
 @dataclasses.dataclass(frozen=True)
 class SignIn:
     """A sign-in's outcome: the account, or how long to wait, or neither (wrong name or
-    password)."""
+    password: which of the two, it does not say)."""
 
     user: User | None = None
     wait: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Device:
+    """A browser's device cookie, read: its nonce and the accounts it signed in to."""
+
+    nonce: str
+    accounts: tuple[int, ...] = ()
+
+
+class MustWait(Exception):
+    """The throttle refused an attempt: try again in ``seconds``."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
 
 #: Checked when the name is unknown, so a wrong name takes as long as a wrong password.
 _NOBODY = generate_password_hash("anotador: nobody", method="scrypt")
 
 
-def sign_in(name: str, password: str, address: str | None) -> SignIn:
-    """Check a name and password, unless this account or address must wait first."""
-    keys = [throttle.account_key(name_key(name)), throttle.address_key(address)]
-    wait = throttle.wait_seconds(keys)
+def sign_in(name: str, password: str, address: str | None, device: Device | None = None) -> SignIn:
+    """Check a name and password, unless the throttle says to wait first. A browser whose
+    device cookie signed in to this account before counts against its own allowance; any
+    other against the account's name and its address (services.throttle)."""
+    user = find_account(name) if len(password) <= MAX_PASSWORD else None
+    if user is not None and device is not None and user.id in device.accounts:
+        keys = [throttle.device_key(user.id, device.nonce)]
+    else:
+        keys = [throttle.account_key(name_key(name)), throttle.address_key(address)]
+    wait = throttle.claim(keys)
     if wait:
         return SignIn(wait=wait)
-    user = find_account(name) if len(password) <= MAX_PASSWORD else None
     if user is None:
         check_password_hash(_NOBODY, password[:MAX_PASSWORD])
     elif check_password_hash(user.password_hash, password):
         throttle.forget(keys[0])
+        throttle.give_back(keys[1:])
         return SignIn(user=user)
-    throttle.record_failure(keys)
     return SignIn(wait=throttle.wait_seconds(keys))
+
+
+def sign_up(name: str, password: str, address: str | None, setup_code: str | None = None) -> User:
+    """A new account from the sign-up form (commits). Throttled per address and for the
+    whole installation (so that nobody can make accounts or try names fast); the first
+    account needs the setup code, throttled for the whole installation, and claims the
+    installation. :class:`MustWait` or :class:`AccountRefused` when not made."""
+    first = setup_code is not None
+    keys = [throttle.SETUP_KEY] if first else throttle.sign_up_keys(address)
+    wait = throttle.claim(keys)
+    if wait:
+        raise MustWait(wait)
+    if first and not setup_code_matches(setup_code or ""):
+        message = _l("That is not the setup code: the server printed it where it was started.")
+        raise AccountRefused("setup_code", str(message))
+    if first:
+        throttle.give_back(keys)
+    return create_account(name, password, first=first)
 
 
 def password_matches(user: User, password: str) -> bool:

@@ -20,6 +20,7 @@ from flask_login import logout_user
 from werkzeug.wrappers import Response
 
 from anotador import access
+from anotador import device_cookies
 from anotador import services
 from anotador.account_forms import ConfirmForm
 from anotador.account_forms import DeleteAccountForm
@@ -63,10 +64,13 @@ def sign_in() -> Any:
     status = 200
     if form.validate_on_submit():
         outcome = services.accounts.sign_in(
-            form.name.data or "", form.password.data or "", request.remote_addr
+            form.name.data or "",
+            form.password.data or "",
+            request.remote_addr,
+            device_cookies.presented(),
         )
         if outcome.user is not None:
-            return start_session(outcome.user)
+            return device_cookies.remember(start_session(outcome.user), outcome.user.id)
         errors.append(_("Wrong name or password."))
         status = 401
         if outcome.wait:
@@ -92,6 +96,10 @@ def wait_message(seconds: int) -> str:
     )
 
 
+#: The sign-up form's fields: a refusal about anything else is said above the form.
+SIGN_UP_FIELDS = ("name", "password", "confirm", "setup_code")
+
+
 @bp.route("/crear", methods=["GET", "POST"])
 def sign_up() -> Any:
     first = services.accounts.account_count() == 0
@@ -104,11 +112,14 @@ def sign_up() -> Any:
         if form.validate_on_submit():
             try:
                 user = create_from(form, first)
+            except services.accounts.MustWait as refused:
+                general, status = [wait_message(refused.seconds)], 429
             except AccountRefused as refused:
                 errors.setdefault(refused.field, []).append(refused.message)
-                status = 429 if refused.field == "wait" else 422
+                status = 422
             else:
-                return start_session(user, _("Welcome, %(name)s.", name=user.name))
+                response = start_session(user, _("Welcome, %(name)s.", name=user.name))
+                return device_cookies.remember(response, user.id)
         else:
             errors = {name: list(found) for name, found in form.errors.items()}
             errors.pop("csrf_token", None)
@@ -116,8 +127,8 @@ def sign_up() -> Any:
             status = 400 if general else 422
     elif request.method == "POST":
         status = 403
-    if "wait" in errors:
-        general.extend(errors.pop("wait"))
+    for field in set(errors) - set(SIGN_UP_FIELDS):
+        general.extend(errors.pop(field))
     page = render_template(
         "accounts/sign_up.html",
         form=form,
@@ -130,20 +141,14 @@ def sign_up() -> Any:
 
 
 def create_from(form: SignUpForm, first: bool) -> User:
-    if first:
-        keys = [services.throttle.address_key(request.remote_addr)]
-        wait = services.throttle.wait_seconds(keys)
-        if wait:
-            raise AccountRefused("wait", wait_message(wait))
-        if not services.accounts.setup_code_matches(form.setup_code.data or ""):
-            services.throttle.record_failure(keys)
-            raise AccountRefused(
-                "setup_code",
-                _("That is not the setup code: the server printed it where it was started."),
-            )
     if form.password.data != form.confirm.data:
         raise AccountRefused("confirm", _("The two passwords are different."))
-    return services.accounts.create_account(form.name.data or "", form.password.data or "")
+    return services.accounts.sign_up(
+        form.name.data or "",
+        form.password.data or "",
+        request.remote_addr,
+        setup_code=(form.setup_code.data or "") if first else None,
+    )
 
 
 @bp.post("/salir")
