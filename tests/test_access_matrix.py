@@ -35,6 +35,7 @@ EXPECTED = {
     "accounts.show": "SAASSA",
     "accounts.sign_in": "AAAAAA",
     "accounts.sign_out": "AAAAAA",
+    "accounts.sign_out_others": "SAASSA",
     "accounts.sign_up": "AAAAAA",
     "groups.add_member": "SNNSSA",
     "groups.delete": "SNNSSA",
