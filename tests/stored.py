@@ -24,7 +24,9 @@ from flask_login.utils import encode_cookie
 from anotador import access
 from anotador import services
 from anotador.extensions import db
+from anotador.models import Group
 from anotador.models import Match
+from anotador.models import User
 from anotador.services.scope import EVERYTHING
 
 #: The ``make_match`` fixture: ``make_match(variant, *, sides=, hands=, layout=, first_dealer=,
@@ -92,6 +94,14 @@ def create_account(app: Flask, name: str, *, admin: bool = False) -> int:
     """A new account of ``app`` called ``name`` (password ``PASSWORD``); its id."""
     with _context_of(app):
         return services.accounts.create_account(name, PASSWORD, admin=admin).id
+
+
+def join_group(group: Group, name: str) -> User:
+    """The account ``name`` invited into ``group`` by its owner, having accepted (in an app
+    context)."""
+    user = services.groups.invite(group, group.owner_id, name)
+    assert services.groups.accept(user.id, group.id) is not None
+    return user
 
 
 def signed_in(app: Flask, name: str = OWNER) -> FlaskClient:

@@ -196,6 +196,7 @@ def render_account(
         errors=errors or {},
         groups=services.groups.groups_of(user.id),
         other_devices=services.sign_ins.count_others(user.id, user.sign_in),
+        invitations=services.groups.invitation_count(user.id),
     )
     return page, status
 
