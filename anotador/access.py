@@ -33,6 +33,7 @@ from anotador import services
 from anotador.extensions import db
 from anotador.extensions import login_manager
 from anotador.models import Match
+from anotador.models import SignedIn
 from anotador.models import User
 from anotador.services.queries import MatchState
 from anotador.services.queries import Sharing
@@ -62,6 +63,8 @@ class Account:
     name: str
     is_admin: bool
     session_token: str
+    #: This browser's sign-in (``models.SignedIn``): signing out ends it.
+    sign_in: str
 
     # What Flask-Login asks of a user object.
     is_authenticated = True
@@ -69,39 +72,47 @@ class Account:
     is_anonymous = False
 
     def get_id(self) -> str:
+        """What the session and remember cookies keep: ``<id>:<session token>:<sign-in>``."""
+        return f"{self.lasting_id()}:{self.sign_in}"
+
+    def lasting_id(self) -> str:
+        """The account as all its sign-ins share it, until a new password."""
         return f"{self.id}:{self.session_token}"
 
     @classmethod
-    def of(cls, user: User) -> Account:
-        return cls(user.id, user.name, user.is_admin, user.session_token)
+    def of(cls, user: User, sign_in: str) -> Account:
+        return cls(user.id, user.name, user.is_admin, user.session_token, sign_in)
 
 
-ACCOUNT = sa.select(User.id, User.name, User.is_admin, User.session_token).where(
-    User.id == sa.bindparam("user_id")
+ACCOUNT = (
+    sa.select(User.id, User.name, User.is_admin, User.session_token, SignedIn.id.label("sign_in"))
+    .join(SignedIn, SignedIn.user_id == User.id)
+    .where(User.id == sa.bindparam("user_id"), SignedIn.id == sa.bindparam("sign_in"))
 )
 
 
 @login_manager.user_loader
 def load_user(user_id: str) -> Account | None:
-    """The account of a session or remember cookie: ``<id>:<session token>``; a token
-    replaced since (a new password) signs the cookie out."""
-    number, _, token = user_id.partition(":")
+    """The account of a session or remember cookie (:meth:`Account.get_id`): a token
+    replaced since (a new password) or a sign-in ended (signed out) signs the cookie out."""
+    number, _, rest = user_id.partition(":")
+    token, _, sign_in = rest.partition(":")
     try:
         identity = inputs.row_id(number)
     except inputs.BadInput:
         return None
+    if not identity or not sign_in:
+        return None
     # On the session's connection, past the ORM: this runs before every page.
     connection = db.session.connection()
-    row = connection.execute(ACCOUNT, {"user_id": identity}).first() if identity else None
+    row = connection.execute(ACCOUNT, {"user_id": identity, "sign_in": sign_in}).first()
     if row is None or not hmac.compare_digest(row.session_token, token):
         return None
-    return Account(row.id, row.name, row.is_admin, row.session_token)
+    return Account(row.id, row.name, row.is_admin, row.session_token, row.sign_in)
 
 
 def signed_in() -> Account | None:
     user = current_user._get_current_object()
-    if isinstance(user, User):  # just signed in (login_user) in this request
-        return Account.of(user)
     return user if isinstance(user, Account) else None
 
 
@@ -178,7 +189,7 @@ def level(sharing: Sharing) -> Level:
 
 def account_credential(user: Account) -> str:
     # What Flask-Login keeps in the session of a signed-in browser (Account.get_id): a new
-    # password, which replaces the session token, changes it.
+    # password, which replaces the session token, or a new sign-in changes it.
     return f"account:{user.get_id()}"
 
 

@@ -72,20 +72,12 @@ class User(Model):
     # for every other: a unique column holds one True, so of first sign-ups arriving at once
     # exactly one is made (services.accounts.create_account).
     first_account: Mapped[bool | None] = mapped_column(unique=True)
-    # Part of the id in the session and remember cookies: a new password or a sign-out
-    # everywhere replaces it, and every cookie made with the old one stops working.
+    # Part of the id in the session and remember cookies (with the browser's SignedIn): a
+    # new password replaces it, and every cookie made with the old one stops working.
     session_token: Mapped[str] = mapped_column(sa.String(TOKEN_LENGTH))
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )
-
-    # What Flask-Login asks of a user object.
-    is_authenticated = True
-    is_active = True
-    is_anonymous = False
-
-    def get_id(self) -> str:
-        return f"{self.id}:{self.session_token}"
 
 
 class Group(Model):
@@ -124,6 +116,46 @@ class Membership(Model):
     user: Mapped[User] = relationship(lazy="joined")
 
     __table_args__ = (sa.UniqueConstraint("group_id", "user_id"),)
+
+
+class Invitation(Model):
+    """An account asked into a group, until it accepts (a :class:`Membership` then) or
+    declines: before that the group shows nowhere in its lists and counts toward none of its
+    limits."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(sa.ForeignKey("account_group.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    invited_by_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
+
+    group: Mapped[Group] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id], lazy="joined")
+    invited_by: Mapped[User] = relationship(foreign_keys=[invited_by_id], lazy="joined")
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "user_id"),)
+
+
+class SignedIn(Model):
+    """One browser signed in to an account: its id is in that browser's session and remember
+    cookies (``access.Account.get_id``), so signing out deletes the row and ends both there,
+    whoever copied them."""
+
+    __tablename__ = "signed_in"
+
+    id: Mapped[str] = mapped_column(sa.String(TOKEN_LENGTH), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=utc_now
+    )
 
 
 class SignInFailure(Model):

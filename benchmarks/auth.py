@@ -24,7 +24,6 @@ from anotador import access
 from anotador import create_app
 from anotador import services
 from anotador.extensions import login_manager
-from anotador.models import User
 from benchmarks.hand_save import create
 from benchmarks.hand_save import save
 from benchmarks.hand_save import spread
@@ -39,7 +38,7 @@ TARGET = 0.10
 
 
 @contextmanager
-def without_authentication(app: Any, user: User) -> Any:
+def without_authentication(app: Any, user: access.Account) -> Any:
     """Requests as before accounts: no query for the account, every match granted."""
     loader, level = login_manager._user_callback, access.level
     login_manager._user_callback = lambda _identity: user
@@ -68,15 +67,8 @@ def run() -> list[str]:
             match_id = create(40)
             account = services.accounts.find_account(ACCOUNT)
             assert account is not None
-            # A copy that needs no session: what "before accounts" hands every request.
-            user = User(
-                id=account.id,
-                name=account.name,
-                name_key=account.name_key,
-                password_hash="",
-                is_admin=True,
-                session_token=account.session_token,
-            )
+            # A copy that needs no query: what "before accounts" hands every request.
+            user = access.Account(account.id, account.name, True, account.session_token, "")
         version = undo_free_version(app, match_id)
         page = f"/partidas/{match_id}"
 

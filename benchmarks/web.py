@@ -22,6 +22,7 @@ from typing import Any
 import flask_migrate
 import sqlalchemy as sa
 
+from anotador import access
 from anotador import caching
 from anotador import create_app
 from anotador import services
@@ -71,7 +72,7 @@ def signed_in_client(app: Any) -> Any:
         user = services.accounts.find_account(ACCOUNT)
         if user is None:
             user = services.accounts.create_account(ACCOUNT, "a benchmark password")
-        identity = user.get_id()
+        identity = access.Account.of(user, services.sign_ins.sign_in(user.id)).get_id()
     client = app.test_client()
     with client.session_transaction() as session:
         session["_user_id"] = identity

@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from stored import OWNER
 from stored import create_account
 from stored import create_stored_match
+from stored import join_group
 from stored import match_document
 from stored import signed_in
 
@@ -35,12 +36,16 @@ EXPECTED = {
     "accounts.show": "SAASSA",
     "accounts.sign_in": "AAAAAA",
     "accounts.sign_out": "AAAAAA",
+    "accounts.sign_out_others": "SAASSA",
     "accounts.sign_up": "AAAAAA",
-    "groups.add_member": "SNNSSA",
+    "groups.accept": "SANSSN",
+    "groups.decline": "SANSSN",
     "groups.delete": "SNNSSA",
     "groups.index": "SAASSA",
+    "groups.invite": "SNNSSA",
     "groups.remove_member": "SNASSA",
     "groups.show": "SNASSA",
+    "groups.withdraw": "SNNSSA",
     "hands.delete": "SNNASA",
     "hands.edit": "SNNASA",
     "hands.new": "SNNASA",
@@ -123,7 +128,9 @@ def make_world(app: Flask, index: int) -> World:
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
         group = services.groups.create_group(owner.id, f"Familia {index}")
-        member = services.groups.add_member(group, "Miembro")
+        member = join_group(group, "Miembro")
+        # "Otro" is only invited: the group's match stays out of its reach.
+        invited = services.groups.invite(group, owner.id, "Otro")
         match = services.queries.load_match(match_id)
         table = services.sharing.set_link(match, "table", True)
         spectator = services.sharing.set_link(match, "spectator", True)
@@ -135,6 +142,7 @@ def make_world(app: Flask, index: int) -> World:
             "number": "1",
             "group_id": str(group.id),
             "user_id": str(member.id),
+            "invitee_id": str(invited.id),
             "player_id": str(ana.id),
             "first_id": str(ana.id),
             "second_id": str(carla.id),

@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from stored import create_account
+from stored import join_group
 from stored import match_document
 
 from anotador import services
@@ -31,7 +32,7 @@ def accounts(app: Flask) -> tuple[int, int]:
     rng = random.Random(14)
     with app.app_context():
         group = services.groups.create_group(reader, "Club")
-        services.groups.add_member(group, "Otra")
+        join_group(group, "Otra")
         for number in range(MATCHES):
             owner = (reader, other)[number % 2]
             shared = rng.random() < 0.5

@@ -70,6 +70,7 @@ from hypothesis import strategies as st
 from stored import OWNER
 from stored import create_account
 from stored import create_stored_match
+from stored import join_group
 from stored import signed_in
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.datastructures import MultiDict
@@ -314,7 +315,7 @@ def seed(app: Flask) -> None:
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
         group = services.groups.create_group(owner.id, "Familia")
-        services.groups.add_member(group, "Beto")
+        join_group(group, "Beto")
         first = services.queries.load_match(min(stored_ids(app).hands))
         services.sharing.set_link(first, "table", True)
         services.sharing.set_link(first, "spectator", True)
@@ -521,6 +522,7 @@ URL_FILLERS: dict[tuple[str, str], Filler] = {
     ("id", "second_id"): ids("player", exclude="first_id"),
     ("id", "group_id"): ids("account_group"),
     ("id", "user_id"): ids("account"),
+    ("id", "invitee_id"): ids("account"),
     ("string", "token"): Filler(
         lambda s, c: list(s.tokens),
         lambda s: ["a" * 43, "%00" * 43, quote("ñ") * 43, "x" * 44, ""],

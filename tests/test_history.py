@@ -12,6 +12,7 @@ from sql_counting import count_statements
 from stored import OWNER
 from stored import create_account
 from stored import create_stored_match
+from stored import join_group
 from stored import match_document
 from stored import signed_in
 
@@ -182,7 +183,7 @@ def test_an_accounts_history_pages_its_own_and_its_groups_matches_only(app: Flas
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
         group = services.groups.create_group(owner.id, "Familia")
-        services.groups.add_member(group, "Miembro")
+        join_group(group, "Miembro")
         shared = db.session.get(Match, own[3])
         assert services.sharing.set_group(shared, owner.id, group.id)
         db.session.remove()

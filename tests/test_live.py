@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 from stored import create_account
+from stored import join_group
 from stored import signed_in
 from test_hands import E1
 from test_hands import record
@@ -93,7 +94,7 @@ def test_spectator_and_table_links_and_group_members_read_it_and_strangers_get_4
     with app.app_context():
         owner = services.accounts.find_account("Dueña")
         group = services.groups.create_group(owner.id, "Familia")
-        services.groups.add_member(group, "Otra")
+        join_group(group, "Otra")
         services.sharing.set_group(services.queries.load_match(match_id), owner.id, group.id)
     assert stranger.get(url).status_code == 200
     # Revoked: the spectator's next poll finds nothing to follow.
@@ -113,11 +114,11 @@ def test_a_poll_is_one_small_statement_on_the_match_row(app: Flask, client: Flas
             assert spectator.get(url, headers=headers).status_code in (200, 304)
         assert len(statements) == 1, statements
         assert tables(statements[0]) == ["match"], statements
-    # The owner's session adds its account's light query, nothing more.
+    # The owner's session adds its account's light query (with its sign-in), nothing more.
     with count_statements(app) as statements:
         assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     assert len(statements) == 2, statements
-    assert [tables(statement) for statement in statements] == [["match"], ["account"]]
+    assert [tables(statement) for statement in statements] == [["match"], ["account", "signed_in"]]
 
 
 def test_the_planilla_and_the_hand_forms_say_what_they_show(app: Flask, client: FlaskClient):

@@ -96,9 +96,11 @@ def test_a_group_member_sees_the_match_and_its_players_and_not_the_rest(app: Fla
     owner = signed_in(app)
     created = owner.post("/grupos", data={"name": "Familia"})
     group_id = int(created.headers["Location"].rsplit("/", 1)[1])
-    assert owner.post(f"/grupos/{group_id}/miembros", data={"name": "miembro"}).status_code == 303
+    invited = owner.post(f"/grupos/{group_id}/invitaciones", data={"name": "miembro"})
+    assert invited.status_code == 303
     assert owner.post(f"/partidas/{shared}/grupo", data={"group": str(group_id)}).status_code == 303
     member = signed_in(app, "Miembro")
+    assert member.post(f"/grupos/{group_id}/aceptar").status_code == 303
     history = member.get("/historial").get_data(as_text=True)
     assert f"/partidas/{shared}" in history
     assert f"/partidas/{private}" not in history

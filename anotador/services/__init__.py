@@ -14,7 +14,8 @@
   :mod:`~anotador.services.outbox`: the hands a phone queued without a connection.
 - :mod:`~anotador.services.players`: find or create, rename and merge players.
 - :mod:`~anotador.services.accounts` (with :mod:`~anotador.services.throttle`): accounts,
-  sign-in, passwords; :mod:`~anotador.services.groups`: groups and their members;
+  sign-in, passwords; :mod:`~anotador.services.sign_ins`: the browsers an account is signed
+  in on; :mod:`~anotador.services.groups`: groups, their invitations and members;
   :mod:`~anotador.services.sharing`: a match's table and spectator links and its group;
   :mod:`~anotador.services.scope`: whose matches a read sees.
 
@@ -36,3 +37,4 @@ from anotador.services import outbox as outbox
 from anotador.services import players as players
 from anotador.services import queries as queries
 from anotador.services import sharing as sharing
+from anotador.services import sign_ins as sign_ins

@@ -26,6 +26,7 @@ from anotador import signals
 from anotador.extensions import db
 from anotador.models import Match
 from anotador.models import Player
+from anotador.models import SignedIn
 from anotador.models import User
 from anotador.models import name_key
 from anotador.services import throttle
@@ -277,8 +278,10 @@ def change_password(user: User, current: str, new: str) -> None:
 
 
 def set_password(user: User, new: str) -> None:
+    """The new password (commits): every browser signed in to the account is signed out."""
     user.password_hash = password_hash(new)
     user.session_token = new_token()
+    db.session.execute(sa.delete(SignedIn).where(SignedIn.user_id == user.id))
     db.session.commit()
 
 

@@ -1,13 +1,19 @@
-"""Groups (a family, a club): their owner adds and removes members; members see the
-group's matches, their players and statistics, and may leave."""
+"""Groups (a family, a club): their owner invites members; an invited account sees the
+invitation and accepts or declines it, and only then is a member: its lists show the group's
+matches and players, and the group counts toward its limits. A member may leave; the owner
+removes members and withdraws invitations."""
 
 from __future__ import annotations
+
+from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 from flask_babel import lazy_gettext as _l
 
 from anotador.extensions import db
 from anotador.models import Group
+from anotador.models import Invitation
 from anotador.models import Match
 from anotador.models import Membership
 from anotador.models import User
@@ -17,6 +23,9 @@ from anotador.services.accounts import one_line_name
 
 #: A person in more groups than this is surely a script.
 MAX_GROUPS = 50
+#: Invitations one account may have waiting for an answer, whatever its groups: a stranger
+#: cannot flood anyone's page with groups.
+MAX_INVITATIONS = 20
 
 
 def group_ids_of(user_id: int) -> list[int]:
@@ -57,16 +66,94 @@ def create_group(owner_id: int, name: str) -> Group:
     return group
 
 
-def add_member(group: Group, name: str) -> User:
-    """Add the account called ``name`` to the group (commits)."""
+def invite(group: Group, inviter_id: int, name: str) -> User:
+    """Invite the account called ``name`` into the group (commits)."""
     user = find_account(name)
     if user is None:
         raise AccountRefused("name", str(_l("There is no account with that name.")))
     if any(membership.user_id == user.id for membership in group.memberships):
         raise AccountRefused("name", str(_l("%(name)s is in the group already.", name=user.name)))
-    group.memberships.append(Membership(user_id=user.id))
-    db.session.commit()
+    if invitation_of(user.id, group.id) is not None:
+        raise AccountRefused("name", str(_l("%(name)s is invited already.", name=user.name)))
+    waiting = sa.select(sa.func.count()).where(Invitation.invited_by_id == inviter_id)
+    if (db.session.scalar(waiting) or 0) >= MAX_INVITATIONS:
+        raise AccountRefused(
+            "name",
+            str(_l("Too many of your invitations are waiting for an answer: withdraw some.")),
+        )
+    db.session.add(Invitation(group_id=group.id, user_id=user.id, invited_by_id=inviter_id))
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:  # the same invitation, made by another request just now
+        db.session.rollback()
+        raise AccountRefused(
+            "name", str(_l("%(name)s is invited already.", name=user.name))
+        ) from None
     return user
+
+
+def invitation_of(user_id: int, group_id: int) -> Invitation | None:
+    statement = sa.select(Invitation).where(
+        Invitation.user_id == user_id, Invitation.group_id == group_id
+    )
+    return db.session.scalars(statement).first()
+
+
+def invitations_of(user_id: int) -> list[Invitation]:
+    """The invitations waiting for the account's answer, the newest first, with their
+    groups and who invited."""
+    statement = (
+        sa.select(Invitation)
+        .where(Invitation.user_id == user_id)
+        .order_by(Invitation.created_at.desc(), Invitation.id.desc())
+        .options(sa.orm.joinedload(Invitation.group))
+    )
+    return list(db.session.scalars(statement))
+
+
+def invitation_count(user_id: int) -> int:
+    statement = sa.select(sa.func.count()).where(Invitation.user_id == user_id)
+    return db.session.scalar(statement) or 0
+
+
+def invited_to(group_id: int) -> list[Invitation]:
+    """Who the group is waiting for, by name."""
+    statement = (
+        sa.select(Invitation)
+        .join(User, User.id == Invitation.user_id)
+        .where(Invitation.group_id == group_id)
+        .order_by(User.name_key)
+    )
+    return list(db.session.scalars(statement))
+
+
+def accept(user_id: int, group_id: int) -> Group | None:
+    """Join the group the account is invited to (commits): the group, or None without an
+    invitation. Refused (:class:`AccountRefused`) for an account in too many groups."""
+    invitation = invitation_of(user_id, group_id)
+    if invitation is None:
+        return None
+    if len(group_ids_of(user_id)) >= MAX_GROUPS:
+        raise AccountRefused("group", str(_l("You are in too many groups already.")))
+    group = invitation.group
+    db.session.delete(invitation)
+    group.memberships.append(Membership(user_id=user_id))
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:  # accepted by another request just now
+        db.session.rollback()
+    return group
+
+
+def drop_invitation(user_id: int, group_id: int) -> bool:
+    """An invitation declined by its account or withdrawn by the group's owner (commits);
+    False when there was none."""
+    statement = sa.delete(Invitation).where(
+        Invitation.user_id == user_id, Invitation.group_id == group_id
+    )
+    gone = cast(sa.CursorResult[Any], db.session.execute(statement)).rowcount
+    db.session.commit()
+    return bool(gone)
 
 
 def remove_member(group: Group, user_id: int) -> bool:

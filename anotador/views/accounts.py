@@ -43,7 +43,7 @@ def start_session(user: User, message: str | None = None) -> Response:
     session.clear()
     if opened:
         session["links"] = opened
-    login_user(user, remember=True)
+    login_user(access.Account.of(user, services.sign_ins.sign_in(user.id)), remember=True)
     if message:
         flash(message, "success")
     return redirect(target, 303)
@@ -155,11 +155,28 @@ def create_from(form: SignUpForm, first: bool) -> User:
 def sign_out() -> Response:
     form = ConfirmForm()
     if form.validate_on_submit():
+        account = access.signed_in()
+        if account is not None:  # its cookies, wherever copied, no longer sign anyone in
+            services.sign_ins.sign_out(account.sign_in)
         # In this order: logout_user marks the remember cookie for clearing in the session.
         session.clear()
         logout_user()
         flash(_("Signed out."), "success")
     return redirect(url_for("matches.index"), 303)
+
+
+@bp.post("/salir-de-los-demas")
+@access.account_required
+def sign_out_others() -> Response:
+    """End every sign-in of the account but this browser's."""
+    account = access.signed_in()
+    assert account is not None
+    if ConfirmForm().validate_on_submit():
+        services.sign_ins.sign_out_others(account.id, account.sign_in)
+        flash(_("Your other devices were signed out."), "success")
+    else:
+        flash(str(FORM_EXPIRED), "error")
+    return redirect(url_for(".show"), 303)
 
 
 @bp.get("")
@@ -183,6 +200,8 @@ def render_account(
         delete_form=delete,
         errors=errors or {},
         groups=services.groups.groups_of(user.id),
+        other_devices=services.sign_ins.count_others(user.id, user.sign_in),
+        invitations=services.groups.invitation_count(user.id),
     )
     return page, status
 

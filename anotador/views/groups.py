@@ -1,4 +1,5 @@
-"""Groups: a family or a club. Its members see its matches; its owner adds and removes them."""
+"""Groups: a family or a club. Its members see its matches; its owner invites members and
+removes them; an invited account accepts or declines."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def index() -> Any:
             except AccountRefused as refused:
                 errors.append(refused.message)
             else:
-                flash(_("Group created. Add its members."), "success")
+                flash(_("Group created. Invite its members."), "success")
                 return redirect(url_for(".show", group_id=group.id), 303)
         else:
             errors = form_errors(form)
@@ -67,6 +68,8 @@ def index() -> Any:
         form=form,
         errors=errors,
         groups=services.groups.groups_of(current_id()),
+        invitations=services.groups.invitations_of(current_id()),
+        confirm=ConfirmForm(formdata=None),
     )
     return page, 422 if errors else 200
 
@@ -86,24 +89,71 @@ def render_group(
         form=form,
         errors=errors,
         owner=group.owner_id == current_id(),
+        invited=services.groups.invited_to(group.id),
         confirm=ConfirmForm(formdata=None),
     )
     return page, status
 
 
-@bp.post("/<id:group_id>/miembros")
+@bp.post("/<id:group_id>/invitaciones")
 @access.account_required
-def add_member(group_id: int) -> Any:
+def invite(group_id: int) -> Any:
     group = group_or_404(group_id, owned=True)
     form = MemberForm()
     if not form.validate_on_submit():
         return render_group(group, form, form_errors(form), 422)
     try:
-        user = services.groups.add_member(group, form.name.data or "")
+        user = services.groups.invite(group, current_id(), form.name.data or "")
     except AccountRefused as refused:
         return render_group(group, form, [refused.message], 422)
-    flash(_("%(name)s is now in the group.", name=user.name), "success")
+    flash(_("%(name)s is invited: they join once they accept.", name=user.name), "success")
     return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.post("/<id:group_id>/invitaciones/<id:invitee_id>/quitar")
+@access.account_required
+def withdraw(group_id: int, invitee_id: int) -> Response:
+    group = group_or_404(group_id, owned=True)
+    if not ConfirmForm().validate_on_submit():
+        flash(str(FORM_EXPIRED), "error")
+    elif not services.groups.drop_invitation(invitee_id, group.id):
+        abort(404)
+    else:
+        flash(_("Invitation withdrawn."), "success")
+    return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.post("/<id:group_id>/aceptar")
+@access.account_required
+def accept(group_id: int) -> Response:
+    """The invited account joins the group."""
+    if services.groups.invitation_of(current_id(), group_id) is None:
+        abort(404)
+    if not ConfirmForm().validate_on_submit():
+        flash(str(FORM_EXPIRED), "error")
+        return redirect(url_for(".index"), 303)
+    try:
+        group = services.groups.accept(current_id(), group_id)
+    except AccountRefused as refused:
+        flash(refused.message, "error")
+        return redirect(url_for(".index"), 303)
+    if group is None:
+        abort(404)
+    flash(_("You joined the group."), "success")
+    return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.post("/<id:group_id>/rechazar")
+@access.account_required
+def decline(group_id: int) -> Response:
+    """The invited account says no: the group shows nowhere."""
+    if services.groups.invitation_of(current_id(), group_id) is None:
+        abort(404)
+    if not ConfirmForm().validate_on_submit():
+        flash(str(FORM_EXPIRED), "error")
+    elif services.groups.drop_invitation(current_id(), group_id):
+        flash(_("Invitation declined."), "success")
+    return redirect(url_for(".index"), 303)
 
 
 @bp.post("/<id:group_id>/miembros/<id:user_id>/quitar")

@@ -72,6 +72,7 @@ def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: in
         finished=finished,
         upload=upload,
         problems=problems,
+        invitations=services.groups.invitation_count(access.user_id() or 0),
         **phone_link(),
     )
     return page, status

@@ -134,7 +134,7 @@ def account_tag() -> str:
     if user is None:
         return "guest"
     secret = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(secret, user.get_id().encode(), hashlib.sha256).hexdigest()[:16]
+    return hmac.new(secret, user.lasting_id().encode(), hashlib.sha256).hexdigest()[:16]
 
 
 @bp.app_context_processor
