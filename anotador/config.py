@@ -173,6 +173,26 @@ def database_uri(url: str) -> str:
     return url
 
 
+#: Seconds a new PostgreSQL connection may take (libpq's ``connect_timeout``, at least 2):
+#: a database host cut off the network fails a request, and ``/readyz``, this soon instead
+#: of the system's TCP timeout (minutes).
+DATABASE_CONNECT_TIMEOUT = 3
+
+
+def engine_options(uri: str, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """SQLAlchemy's engine options for the database at ``uri``, ``given`` ones (the data
+    folder's ``config.py``) taking precedence.
+
+    Every pooled connection is pinged before a request uses it (``pool_pre_ping``): one a
+    database restart closed is replaced then, instead of failing the request. PostgreSQL
+    connections give up after :data:`DATABASE_CONNECT_TIMEOUT` seconds.
+    """
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if uri.startswith(("postgresql", "postgres")):
+        options["connect_args"] = {"connect_timeout": DATABASE_CONNECT_TIMEOUT}
+    return {**options, **(given or {})}
+
+
 def _persistent_secret_key(instance: Path) -> str:
     path = instance / _SECRET_KEY_FILE
     try:

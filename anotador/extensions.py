@@ -22,6 +22,7 @@ from sqlalchemy.orm.attributes import instance_state
 
 from anotador import i18n
 from anotador.config import MIGRATIONS
+from anotador.config import engine_options
 
 
 class Base(DeclarativeBase):
@@ -83,6 +84,9 @@ def select_locale() -> str:
 
 def init_app(app: Flask) -> None:
     """Bind every extension to ``app``; its configuration must already be loaded."""
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
+        app.config["SQLALCHEMY_DATABASE_URI"], app.config.get("SQLALCHEMY_ENGINE_OPTIONS")
+    )
     db.init_app(app)
     # migrations/ beside the package in a checkout, inside it once installed (anotador.config).
     migrate.init_app(app, db, directory=str(MIGRATIONS))

@@ -105,6 +105,7 @@ WORDS: dict[str, dict[Any, Word]] = {
         405: Word(N_("Action not allowed")),
         413: Word(N_("Upload too large")),
         500: Word(N_("Internal error")),
+        503: Word(N_("Service unavailable")),
     },
     "error_message": {
         400: Word(N_("We could not understand what was sent; check the data and try again.")),
@@ -112,6 +113,7 @@ WORDS: dict[str, dict[Any, Word]] = {
         405: Word(N_("That action cannot be done on this page.")),
         413: Word(N_("What was sent is too large to process.")),
         500: Word(N_("Something went wrong on our side; try again in a moment.")),
+        503: Word(N_("The database cannot be reached right now; try again in a moment.")),
     },
     # What renaming a player says for a problem (by the problem's code).
     "rename_problem": {

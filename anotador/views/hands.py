@@ -23,6 +23,7 @@ from anotador import access
 from anotador import inputs
 from anotador import rules
 from anotador import services
+from anotador.errors import answers_json
 from anotador.extensions import csrf
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import csrf_refused
@@ -209,6 +210,7 @@ def preview_rows(
 
 
 @bp.post("/manos/vista-previa")
+@answers_json
 def preview(match_id: int) -> dict[str, Any]:
     """The live preview (JSON) of the hand being typed: ``?numero=N`` when editing hand N."""
     match = get_match(match_id)

@@ -19,6 +19,7 @@ from flask.sessions import SessionMixin
 
 from anotador import access
 from anotador import services
+from anotador.errors import answers_json
 from anotador.views.sharing import rematch_reached
 
 bp = Blueprint("live", __name__)
@@ -36,6 +37,7 @@ class PollingSessions(SecureCookieSessionInterface):
 
 
 @bp.get("/partidas/<id:match_id>/version")
+@answers_json
 def version(match_id: int) -> Response:
     """``{"version", "hands", "finished"}`` of a match this request may read, with the
     version as a strong ETag: 304 when the browser already has it; ``rematch``, the address

@@ -12,19 +12,42 @@ from flask import redirect
 from flask import request
 from flask import session
 from flask import url_for
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
+from anotador.errors import answers_json
 from anotador.extensions import LANGUAGES
+from anotador.extensions import db
 
 bp = Blueprint("main", __name__)
 
+READY_PROBE = text("SELECT 1")
+
 
 @bp.get("/healthz")
+@answers_json
 def healthz() -> dict[str, str]:
-    """Answer ``{"status": "ok"}`` without touching the database."""
+    """Liveness: answer ``{"status": "ok"}`` without touching the database (the process
+    serves; restarting it would not bring a stopped database back)."""
     return {"status": "ok"}
+
+
+@bp.get("/readyz")
+@answers_json
+def readyz() -> tuple[dict[str, str], int]:
+    """Readiness, what a load balancer asks: 200 while the database answers ``SELECT 1``,
+    else 503 (within :data:`anotador.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
+    host that cannot reach it is taken out until it can."""
+    try:
+        with db.engine.connect() as connection:
+            connection.execute(READY_PROBE)
+    except SQLAlchemyError as error:
+        current_app.logger.warning("Not ready: the database cannot be reached: %s", error)
+        return {"status": "unavailable", "database": "unreachable"}, 503
+    return {"status": "ok", "database": "ok"}, 200
 
 
 @bp.get("/favicon.ico")

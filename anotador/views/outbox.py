@@ -24,6 +24,7 @@ from anotador import inputs
 from anotador import labels
 from anotador import match_page
 from anotador import services
+from anotador.errors import answers_json
 from anotador.i18n import points
 from anotador.i18n import problem_message
 from anotador.models import Match
@@ -42,6 +43,7 @@ def get_match(match_id: int) -> Match:
 
 
 @bp.get("")
+@answers_json
 def token(match_id: int) -> Answer:
     """A fresh CSRF token, whose queue this session may send (its account tag), and the
     match file as it is now with its version (the pending hands are scored on it)."""
@@ -56,6 +58,7 @@ def token(match_id: int) -> Answer:
 
 
 @bp.post("")
+@answers_json
 def send(match_id: int) -> Answer:
     """Store one queued hand (see the module's docstring)."""
     get_match(match_id)

@@ -29,6 +29,7 @@ from anotador import services
 from anotador import stats
 from anotador.caching import caches
 from anotador.caching import kept
+from anotador.errors import answers_json
 from anotador.forms import Form
 from anotador.forms import TextField
 from anotador.i18n import locale_name
@@ -67,6 +68,7 @@ def index() -> tuple[str, int]:
 
 
 @bp.get("/sugerencias")
+@answers_json
 def suggestions() -> Any:
     """Player names for a name being typed (JSON list), accents and case aside."""
     try:

@@ -1,0 +1,79 @@
+"""PostgreSQL really stopped and restarted under the app (a server of the test's own):
+pooled connections a restart closed are replaced before use, a stopped server gives the 503
+page and JSON with ``Retry-After``, ``/readyz`` follows it, and the app serves again once it
+is back, without a restart of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from postgres_server import PostgresServer
+from postgres_server import available
+from stored import OWNER
+from stored import create_stored_match
+from stored import match_document
+from stored import signed_in
+from test_outage import E1
+from test_outage import assert_unavailable_json
+from test_outage import assert_unavailable_page
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not available(), reason="PostgreSQL 15's initdb is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PostgresServer]:
+    started = PostgresServer()
+    try:
+        yield started
+    finally:
+        started.remove()
+
+
+@pytest.fixture
+def app(app_factory: Any, server: PostgresServer) -> Flask:
+    return app_factory(SQLALCHEMY_DATABASE_URI=server.url, PROPAGATE_EXCEPTIONS=False)
+
+
+def test_a_restart_does_not_fail_the_next_requests(app: Flask, server: PostgresServer):
+    client = signed_in(app, OWNER)
+    match_id = create_stored_match(app, match_document(layout="4p"))
+    assert client.get(f"/partidas/{match_id}").status_code == 200  # the pool holds one now
+
+    server.restart()  # terminates every connection the pool holds
+
+    assert client.get(f"/partidas/{match_id}").status_code == 200
+    assert client.get(f"/partidas/{match_id}/version").status_code == 200
+    assert client.get("/readyz").status_code == 200
+
+
+def test_a_stopped_database_is_a_503_until_it_is_back(app: Flask, server: PostgresServer):
+    client = signed_in(app, OWNER)
+    anonymous = app.test_client()
+    match_id = create_stored_match(app, match_document(layout="4p"))
+    assert client.get(f"/partidas/{match_id}").status_code == 200
+
+    server.stop()
+    try:
+        assert_unavailable_page(client.get(f"/partidas/{match_id}"))
+        assert_unavailable_page(client.get("/historial"))
+        english = {"Accept-Language": "en"}
+        assert_unavailable_page(anonymous.get("/cuenta/entrar", headers=english), "en")
+        signing_in = {"name": OWNER, "password": "una clave larga"}
+        assert_unavailable_page(anonymous.post("/cuenta/entrar", data=signing_in))
+        assert_unavailable_page(client.post(f"/partidas/{match_id}/manos/nueva", data=E1))
+        assert_unavailable_json(client.get(f"/partidas/{match_id}/version"))
+        assert_unavailable_json(client.get(f"/partidas/{match_id}/manos/pendientes"))
+        assert client.get("/readyz").status_code == 503
+        assert client.get("/healthz").status_code == 200
+    finally:
+        server.start()
+
+    assert client.get("/readyz").status_code == 200
+    assert client.get(f"/partidas/{match_id}").status_code == 200
+    assert anonymous.post("/cuenta/entrar", data=signing_in).status_code == 303
