@@ -260,6 +260,34 @@ def test_double_post_with_the_same_request_key_records_once(app: Flask, client: 
     assert len(stored(app, match_id).hands) == 1
 
 
+def test_the_forms_script_is_told_where_to_go_and_the_planilla_keeps_the_message(
+    app: Flask, client: FlaskClient
+):
+    """A save sent by the page's script (offline.js asks for JSON) is answered with the
+    planilla's address, not a redirect: the one-time "saved" message waits for that page. A
+    refused one is the form as HTML, as without JavaScript."""
+    match_id = new_match(app)
+    data = {**fresh_form(client, match_id), **E1}
+    url = f"/partidas/{match_id}/manos/nueva"
+    headers = {"Accept": "application/json"}
+
+    saved = client.post(url, data=data, headers=headers)
+    again = client.post(url, data=data, headers=headers)
+    planilla = client.get(f"/partidas/{match_id}").get_data(as_text=True)
+    refused = client.post(
+        url, data={**fresh_form(client, match_id), **E1, "s0_table_points": "33"}, headers=headers
+    )
+
+    assert saved.status_code == again.status_code == 200
+    assert saved.get_json() == again.get_json() == {"location": f"/partidas/{match_id}"}
+    assert len(stored(app, match_id).hands) == 1
+    assert "Mano 1 anotada." in planilla
+    assert "Esta mano ya estaba anotada." in planilla
+    assert refused.status_code == 422
+    assert refused.mimetype == "text/html"
+    assert 'value="33"' in refused.get_data(as_text=True)
+
+
 def test_stale_form_is_refused_with_its_input_and_fresh_totals(app: Flask, client: FlaskClient):
     match_id = new_match(app)
     other_phone = fresh_form(client, match_id)

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint
 from flask import abort
 from flask import flash
+from flask import jsonify
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -126,7 +127,7 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         outcome = services.hands.edit_hand(match, number, hand, version)
     if outcome.duplicate:
         flash(_("This hand was already saved."), "success")
-        return redirect(match_page(match_id))
+        return to_planilla(match_id)
     if outcome.conflict:
         return stale(form, match_id, number)
     form.show_problems(outcome.problems)
@@ -140,7 +141,17 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
         flash(_("Hand %(number)d corrected.", number=shown), "success")
     for message in form.hand_warnings + sum(form.field_warnings.values(), []):
         flash(message, "warning")
-    return redirect(match_page(match_id))
+    return to_planilla(match_id)
+
+
+def to_planilla(match_id: int) -> Page:
+    """Where a saved hand leads: a redirect to the planilla, or, for the form's script
+    (static/js/offline.js asks for JSON), where to go: following the redirect itself would
+    draw the planilla, and spend its one-time messages, before the page goes there."""
+    url = match_page(match_id)
+    if request.accept_mimetypes.best_match(("text/html", "application/json")) == "application/json":
+        return jsonify(location=url)
+    return redirect(url)
 
 
 def stale(form: HandForm, match_id: int, number: int | None) -> Page:

@@ -361,11 +361,84 @@
       window.location.replace(window.location.href);
       return;
     }
+    readyAgain();
+  });
+
+  function readyAgain() {
     sent = false;
+    delete form.dataset.savedOnce;
     form.querySelectorAll('button[value="save"]').forEach(function (b) {
       b.disabled = false;
       b.removeAttribute("aria-disabled");
       if (b.dataset.label) b.textContent = b.dataset.label;
     });
-  });
+  }
+  // The form shown again in the same page (a refused save, the next hand typed without a
+  // connection): Save takes a tap again, here and in offline.js.
+  form.addEventListener("anotador:hand-ready", readyAgain);
+
+  // A save refused by the server, sent by offline.js without leaving the page: its answer (the
+  // form the server drew again) is shown in place. What was typed stays as typed; the server's
+  // messages, the summary of what stops the save, the totals the hand starts from and the
+  // hidden fields (a fresh version, key or token) come from its page. False when the answer
+  // is no hand form.
+  function showAnswer(doc) {
+    var fresh = doc.getElementById("hand-form");
+    var page = form.closest(".hand-page");
+    if (!fresh || !page) return false;
+    ["csrf_token", "request_key", "version"].forEach(function (name) {
+      var mine = form.querySelector('input[name="' + name + '"]');
+      var theirs = fresh.querySelector('input[name="' + name + '"]');
+      if (mine && theirs) mine.value = theirs.value;
+    });
+    page.querySelectorAll(":scope > #problemas, :scope > .notice").forEach(function (node) { node.remove(); });
+    doc.querySelectorAll(".hand-page > #problemas, .hand-page > .notice").forEach(function (node) {
+      page.insertBefore(document.adoptNode(node), form);
+    });
+    [".hand-page h1", "table.standing"].forEach(function (selector) {
+      var old = document.querySelector(selector);
+      var theirs = doc.querySelector(selector);
+      if (old && theirs) old.replaceWith(document.adoptNode(theirs));
+    });
+    clearMessages();
+    fresh.querySelectorAll(".field[id]").forEach(function (theirs) {
+      var mine = document.getElementById(theirs.id);
+      if (!mine) return;
+      theirs.querySelectorAll(".msg").forEach(function (message) { mine.appendChild(document.adoptNode(message)); });
+      theirs.querySelectorAll("[aria-invalid]").forEach(function (input) {
+        var typed = document.getElementById(input.id);
+        if (typed) typed.setAttribute("aria-invalid", "true");
+      });
+      if (!theirs.classList.contains("invalid")) return;
+      mine.classList.add("invalid");
+      var closed = mine.closest("details");
+      if (closed) closed.open = true;
+    });
+    summary = document.getElementById("problemas");
+    summaryText = summary ? summary.textContent : "";
+    form.dispatchEvent(new Event("anotador:hand-ready"));
+    if (summary) summary.focus();
+    return true;
+  }
+
+  // An empty form for the next hand, in the same page (offline.js, without a connection).
+  function clearHand() {
+    form.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "radio" || input.type === "checkbox") input.checked = false;
+      else if (input.type !== "hidden") input.value = "";
+    });
+    form.querySelectorAll("output").forEach(function (output) { output.textContent = "0"; });
+    followCloser();
+    clearMessages();
+    table.hidden = true;
+    empty.hidden = false;
+    blocked.hidden = true;
+    line.textContent = "";
+    var old = document.getElementById("problemas");
+    if (old) old.remove();
+    summary = null;
+    summaryText = "";
+  }
+
+  window.anotadorHand = { showAnswer: showAnswer, clear: clearHand };
 })();

@@ -177,7 +177,7 @@
     });
     markUsed(keyInput.value);
     if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
-    window.location.assign(info.planilla);
+    showQueued(form, info);
   }
 
   // An engine problem in the page's language (the server's templates, sent with the form).
@@ -267,19 +267,27 @@
     numberHeading(info);
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
     // Without a connection the engine starts while the hand is being typed (it takes seconds).
+    // Without a service worker nothing keeps its files for later: it starts while there is a
+    // connection, once the hand is being typed, and stays ready in this page.
     function warmEngine() {
-      if (!navigator.onLine && window.anotadorEngine) window.anotadorEngine.start().catch(function () {});
+      if (window.anotadorEngine && (!navigator.onLine || !controlled())) {
+        window.anotadorEngine.start().catch(function () {});
+      }
     }
-    warmEngine();
+    if (!navigator.onLine) warmEngine();
     window.addEventListener("offline", warmEngine);
+    form.addEventListener("input", warmEngine, { once: true });
+    form.addEventListener("change", warmEngine, { once: true });
+    backOffline(form, info);
     var busy = false;
     var bypass = false;
+    form.addEventListener("anotador:hand-ready", function () { busy = false; });
     form.addEventListener("submit", function (event) {
       var submitter = event.submitter;
       if (bypass || (submitter && submitter.value && submitter.value !== "save")) return;
       var converted = toHand(form, info);
+      event.preventDefault();
       if (!navigator.onLine) {
-        event.preventDefault();
         if (converted.problem) {
           event.stopImmediatePropagation();
           alertBefore(form, converted.problem.message);
@@ -289,27 +297,201 @@
         }
         return;
       }
-      if (converted.problem) return;  // the server says what is wrong, next to the field
-      event.preventDefault();
       if (busy) return;
       busy = true;
-      var body = new FormData(form);
-      body.set("action", "save");
-      fetch(window.location.href, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
-        .then(function (response) {
-          if (response.type === "opaqueredirect") {
-            // Stored: a kept copy of this form must not send it again. A refused key stays
-            // free (the page shown again keeps it, and with it the draft marked as sent).
-            markUsed(keyInput.value);
-            if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
-            window.location.assign(info.planilla);
-          } else {
-            // Refused (a field, a stale form): the server's page says why; the key keeps it once.
-            bypass = true;
-            HTMLFormElement.prototype.submit.call(form);
-          }
-        }, function () { queue(form, info, converted.hand); });
+      // Sent without leaving the page, so that a lost signal never ends on the browser's
+      // error page: the hand goes to the outbox instead.
+      saveHere(form, info).catch(function (reason) {
+        if (reason !== NO_ANSWER) {
+          // Anything unforeseen: the server's own page says what happened.
+          bypass = true;
+          HTMLFormElement.prototype.submit.call(form);
+        } else if (converted.problem) {
+          alertBefore(form, converted.problem.message);
+          form.dispatchEvent(new Event("anotador:hand-ready"));
+        } else {
+          queue(form, info, converted.hand);
+        }
+      });
     });
+  }
+
+  // The save, by fetch: stored, the page follows to where the server says (the planilla);
+  // refused (a field, a stale form, an expired session), the server's form is shown in place
+  // with what was typed. Rejects with NO_ANSWER without a connection (or a server that cannot
+  // answer: the hand may wait in the outbox), otherwise for an answer it cannot show.
+  var NO_ANSWER = "no answer";
+
+  function saveHere(form, info) {
+    var keyInput = form.querySelector('input[name="request_key"]');
+    var body = new FormData(form);
+    body.set("action", "save");
+    return fetch(window.location.href, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      headers: { Accept: "application/json" }
+    }).then(function (response) {
+      if (response.status >= 500) return Promise.reject(NO_ANSWER);
+      if (response.type === "opaqueredirect") return Promise.reject("redirected");
+      if (response.ok && (response.headers.get("Content-Type") || "").indexOf("json") >= 0) {
+        return response.json().then(function (answer) {
+          // Stored: a kept copy of this form must not send it again. A refused key stays
+          // free (the form shown again keeps it, and with it the draft marked as sent).
+          markUsed(keyInput.value);
+          if (window.anotadorDrafts) window.anotadorDrafts.clear(form);
+          window.location.assign(answer.location);
+        });
+      }
+      return response.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (!window.anotadorHand || !window.anotadorHand.showAnswer(doc)) return Promise.reject("not a form");
+        freshInfo(doc, info);
+      });
+    }, function () { return Promise.reject(NO_ANSWER); });
+  }
+
+  // The match file of a form the server drew again (another phone saved meanwhile).
+  function freshInfo(doc, info) {
+    var block = doc.getElementById("offline-hand");
+    var version = doc.querySelector('#hand-form input[name="version"]');
+    if (!block || !version) return;
+    var fresh = JSON.parse(block.textContent);
+    info.document = fresh.document;
+    keepDocument(info, parseInt(version.value, 10) || 0);
+  }
+
+  // Whether a service worker serves this page's addresses (HTTPS): it keeps the planilla
+  // for a phone without a connection. On plain HTTP (the LAN) browsers give none.
+  function controlled() {
+    return Boolean("serviceWorker" in navigator && navigator.serviceWorker.controller);
+  }
+
+  // A hand just queued: the planilla shows it pending. A service worker that keeps the
+  // planilla opens it; otherwise opening it would end on the browser's error page, so it is
+  // drawn in this page.
+  function showQueued(form, info) {
+    var kept = controlled() && window.caches ? caches.match(info.planilla, { ignoreSearch: true }) : Promise.resolve(null);
+    kept.catch(function () { return null; }).then(function (page) {
+      if (page) window.location.assign(info.planilla);
+      else planillaHere(form, info);
+    });
+  }
+
+  // "← Planilla" without a connection nor a service worker: the planilla drawn here too.
+  function backOffline(form, info) {
+    var back = document.querySelector(".hand-page .back a");
+    if (!back) return;
+    back.addEventListener("click", function (event) {
+      if (navigator.onLine || controlled()) return;
+      event.preventDefault();
+      planillaHere(form, info);
+    });
+  }
+
+  // The planilla in this page, from the match file it holds and the queued hands: each stored
+  // hand's row and the totals by the engine, the pending rows as on the planilla's own page
+  // (drawPlanilla), and a button for the next hand, typed in this same page. The address is
+  // the planilla's meanwhile: once the outbox has sent the hands, it shows the real one.
+  function planillaHere(form, info) {
+    var said = form.dataset;
+    var old = document.getElementById("planilla-here");
+    if (old) old.remove();
+    var known = read(DOCUMENTS, {})[info.match];
+    var base = known ? known.document : info.document;
+    var names = base.sides.map(function (side) { return side.name; });
+    var here = element("div", "planilla-here");
+    here.id = "planilla-here";
+    here.appendChild(element("h1", "visually-hidden", said.sheet));
+    var sheet = element("div", "planilla columns-" + names.length);
+    sheet.appendChild(scoreboard(names, said.openingMinimum));
+    var next = element("button", "button-big", said.recordHand);
+    next.type = "button";
+    next.addEventListener("click", function () { nextHandHere(form, info); });
+    sheet.appendChild(element("p", "actions")).appendChild(next);
+    var list = sheet.appendChild(element("div", "sheet"));
+    var rows = base.hands.map(function (hand, index) { return list.appendChild(storedRow(index + 1, names)); });
+    here.appendChild(sheet);
+    var page = form.closest(".hand-page");
+    page.hidden = true;
+    page.parentNode.insertBefore(here, page.nextSibling);
+    form.dataset.formUrl = form.dataset.formUrl || window.location.href;
+    window.history.replaceState(window.history.state, "", info.planilla);
+    window.scrollTo(0, 0);
+    drawPlanilla();
+    figuresHere(base, info, rows);
+  }
+
+  function scoreboard(names, minimumWord) {
+    var board = element("div", "scoreboard");
+    names.forEach(function (name) {
+      var side = board.appendChild(element("section", "score-side"));
+      side.setAttribute("aria-label", name);
+      side.appendChild(element("h2", "side-name", name));
+      side.appendChild(element("p", "total", "…"));
+      side.appendChild(element("p", "to-target", ""));
+      side.appendChild(element("p", "minimum", minimumWord + " ")).appendChild(element("strong", "", "…"));
+    });
+    return board;
+  }
+
+  function storedRow(number, names) {
+    var row = element("div", "hand");
+    row.id = "mano-" + number;
+    var line = row.appendChild(element("div", "sheet-row"));
+    var cell = line.appendChild(element("span", "hand-number"));
+    cell.appendChild(element("span", "visually-hidden", words.hand));
+    cell.appendChild(document.createTextNode(" " + number));
+    names.forEach(function (name) {
+      var side = line.appendChild(element("span", "cell"));
+      side.appendChild(element("span", "visually-hidden", name + ":"));
+      side.appendChild(element("span", "delta", "…"));
+      side.appendChild(element("span", "running", "…"));
+    });
+    return row;
+  }
+
+  // The engine's figures for the stored rows, the scoreboard and the hand form's standing
+  // (the totals the next hand typed here starts from).
+  function figuresHere(base, info, rows) {
+    var queued = ofMatch(info.match).filter(function (entry) { return entry.state !== "refused"; });
+    var whole = Object.assign({}, base, { hands: base.hands.concat(queued.map(function (entry) { return entry.hand; })) });
+    score(whole).then(function (outcome) {
+      var result = outcome.result;
+      if (!result) return;
+      rows.forEach(function (row, index) {
+        row.querySelectorAll(".cell").forEach(function (cell, side) {
+          var figures = result.hands[index].sides[side];
+          var delta = cell.querySelector(".delta");
+          delta.textContent = points(figures.score, true);
+          delta.classList.toggle("is-negative", figures.score < 0);
+          cell.querySelector(".running").textContent = points(figures.total);
+        });
+      });
+      showTotals(result, (whole.options || {}).target);
+      document.querySelectorAll("#planilla-here .minimum").forEach(function (minimum, side) {
+        minimum.hidden = result.opening_minimum[side] === null;
+      });
+      document.querySelectorAll(".hand-page table.standing tbody tr").forEach(function (row, side) {
+        var total = row.querySelector(".big");
+        var minimum = row.querySelector(".opening");
+        if (total) total.textContent = points(result.totals[side]);
+        if (minimum && result.opening_minimum[side] !== null) minimum.textContent = points(result.opening_minimum[side]);
+      });
+    }).catch(function () {});
+  }
+
+  // "Record a hand" on the planilla drawn here: the form again, empty, with a new key.
+  function nextHandHere(form, info) {
+    var here = document.getElementById("planilla-here");
+    if (here) here.remove();
+    var alert = document.getElementById("offline-alert");
+    if (alert) alert.remove();
+    form.closest(".hand-page").hidden = false;
+    window.history.replaceState(window.history.state, "", form.dataset.formUrl);
+    if (window.anotadorHand) window.anotadorHand.clear();
+    form.querySelector('input[name="request_key"]').value = newKey();
+    numberHeading(info);
+    form.dispatchEvent(new Event("anotador:hand-ready"));
+    window.scrollTo(0, 0);
   }
 
   // Corrections, deletions and undo are not queued: without a connection they are refused,
