@@ -189,6 +189,7 @@ def test_readyz_reports_the_database_and_healthz_the_process(app: Flask, anonymo
         down = anonymous.get("/readyz")
         assert down.status_code == 503
         assert down.get_json()["database"] == "unreachable"
+        assert down.headers["Retry-After"] == str(errors.RETRY_AFTER_SECONDS)
         assert anonymous.get("/healthz").status_code == 200
 
     assert anonymous.get("/readyz").status_code == 200
