@@ -10,6 +10,7 @@ takes is measured by ``benchmarks/slow_clients.py``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -229,3 +230,26 @@ def test_kept_alive_and_pipelined_requests_are_all_answered(server: tuple[str, s
         assert read_answers(sock, 2) == [200, 200]
         sock.sendall(request[10:])
         assert read_answers(sock, 1) == [200]
+
+
+@pytest.mark.parametrize(
+    ("size", "status"),
+    [
+        (200_000, 400),  # read whole by the app: refused for its missing CSRF token
+        (3 * 1024 * 1024, 413),  # larger than the app reads: refused unread
+    ],
+)
+def test_a_posted_body_reaches_the_app(server: tuple[str, str, Path], size: int, status: int):
+    command, base, log = server
+    body = b"name=" + b"a" * (size - 5)
+    head = (
+        b"POST /cuenta/entrar HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    with socket.create_connection(("127.0.0.1", port_of(base)), timeout=PATIENCE) as sock:
+        sock.sendall(head + body[: size // 2])
+        time.sleep(0.5)  # the rest of the body comes later
+        with contextlib.suppress(OSError):  # refused before the whole body was read
+            sock.sendall(body[size // 2 :])
+        assert read_answers(sock, 1) == [status]
