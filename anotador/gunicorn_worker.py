@@ -41,9 +41,9 @@ from anotador import config
 from anotador import security
 
 #: Seconds a request may take to arrive whole (head and buffered body) once its connection
-#: is waiting for one; a slower client is disconnected. A phone on a weak signal sends a
-#: form of a few kilobytes in well under a second.
-ARRIVAL_SECONDS = 30
+#: is waiting for one; a slower client is disconnected. A form is a few kilobytes; a match
+#: file of 1 MiB arrives in time at 9 kB/s. Waiting costs a socket, not a thread.
+ARRIVAL_SECONDS = 120
 #: Bytes of a request head at most (request line and headers; browsers send a few kB).
 HEAD_LIMIT = 64 * 1024
 #: Bodies up to the app's usual limit arrive in the poller; larger ones (a restore's upload)
