@@ -1,11 +1,11 @@
 """Where the phones at the table open the app: the listening address, the machine's address
 on the local network, the startup banner with its QR code, and the QR on the home page.
 
-``anotador run`` (Werkzeug's server, what ``make run`` calls) and ``anotador serve``
-(gunicorn, :mod:`anotador.production`) listen on ``HOST`` and ``PORT`` (``0.0.0.0`` and
-5000 unless set) and print :func:`banner_lines` once they are ready. QR codes are made by
-segno (pure Python): text blocks for the terminal, an inline SVG for the page (no script, no
-image request, nothing loaded from outside).
+``anotador run`` (waitress, :mod:`anotador.waitress_server`: what ``make run`` calls) and
+``anotador serve`` (gunicorn, :mod:`anotador.production`) listen on ``HOST`` and ``PORT``
+(``0.0.0.0`` and 5000 unless set) and print :func:`banner_lines` once they are ready. QR
+codes are made by segno (pure Python): text blocks for the terminal, an inline SVG for the
+page (no script, no image request, nothing loaded from outside).
 """
 
 from __future__ import annotations
