@@ -1,13 +1,13 @@
 """The ``anotador`` command.
 
 ``score`` and ``variants`` need only the rules engine: they never import Flask, WeasyPrint or
-a database driver, so scoring a file starts in a blink. Every other command (``run``, ``db``,
-``routes``, ``shell`` and the app's own) is Flask's, loaded only when it is asked for.
+a database driver, so scoring a file starts in a blink. ``run`` and ``serve`` are the
+servers (waitress, gunicorn). Every other command (``db``, ``routes``, ``shell`` and the
+app's own) is Flask's, loaded only when it is asked for.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from pathlib import Path
@@ -47,58 +47,7 @@ class AnotadorGroup(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        command = self.flask_group(ctx).get_command(ctx, cmd_name)
-        if cmd_name == "run" and command is not None:
-            return preparing_data(command)
-        return command
-
-
-def preparing_data(command: click.Command) -> click.Command:
-    """Flask's ``run``, after :func:`anotador.startup.prepare` (a new database is migrated and
-    the data folder is named), on ``HOST`` and ``PORT`` (every address, 5000: the phones at
-    the table can reach it), with the address to open on a phone and its QR code."""
-    serve = command.callback
-    assert serve is not None
-
-    def run(*args: Any, **options: Any) -> Any:
-        from flask.cli import ScriptInfo
-        from werkzeug.serving import is_running_from_reloader
-
-        from anotador.serving import echo_banner
-        from anotador.startup import prepare
-
-        if not is_running_from_reloader():  # the reloader's child: already done
-            app = click.get_current_context().ensure_object(ScriptInfo).load_app()
-            prepare(app, click.echo)
-            echo_banner(app, options["host"], options["port"], click.echo, sys.stdout.encoding)
-        return serve(*args, **options)
-
-    prepared = copy.copy(command)
-    prepared.callback = run
-    prepared.params = [listening(param) for param in command.params]
-    prepared.help = (command.help or "") + (
-        "\n\nA new database is migrated first; the data folder is ANOTADOR_DATA, else the"
-        " user's data folder (instance/ in a checkout). It listens on HOST and PORT"
-        " (0.0.0.0 and 5000: every address, so that phones on the network can open it)."
-    )
-    return prepared
-
-
-def listening(param: click.Parameter) -> click.Parameter:
-    """``--host`` and ``--port`` of a server command, defaulting to ``HOST`` and ``PORT``."""
-    from anotador.serving import DEFAULT_HOST
-    from anotador.serving import DEFAULT_PORT
-
-    defaults = {"host": ("HOST", DEFAULT_HOST), "port": ("PORT", DEFAULT_PORT)}
-    if param.name not in defaults:
-        return param
-    changed = copy.copy(param)
-    changed.envvar, changed.default = defaults[param.name]
-    if param.name == "port":
-        changed.type = click.IntRange(1, 65535)
-    if isinstance(changed, click.Option):
-        changed.show_envvar = changed.show_default = True
-    return changed
+        return self.flask_group(ctx).get_command(ctx, cmd_name)
 
 
 @click.group(cls=AnotadorGroup)
@@ -107,8 +56,7 @@ def main() -> None:
     """Anotador de Canasta: score matches, run the web app, manage its database."""
 
 
-@main.command()
-@click.option(
+HOST_OPTION = click.option(
     "--host",
     "-h",
     envvar="HOST",
@@ -117,7 +65,7 @@ def main() -> None:
     show_envvar=True,
     help="The address to listen on (0.0.0.0: every one).",
 )
-@click.option(
+PORT_OPTION = click.option(
     "--port",
     "-p",
     envvar="PORT",
@@ -127,6 +75,25 @@ def main() -> None:
     show_envvar=True,
     help="The port to listen on.",
 )
+
+
+@main.command()
+@HOST_OPTION
+@PORT_OPTION
+def run(host: str, port: int) -> None:
+    """Serve the app with waitress (Linux, macOS, Windows): for the phones at a table or a
+    club night, one process. A new database is migrated first; the data folder is
+    ANOTADOR_DATA, else the user's data folder (instance/ in a checkout). It listens on HOST
+    and PORT (0.0.0.0 and 5000: every address, so that phones on the network can open it)."""
+    from anotador import create_app
+    from anotador import waitress_server
+
+    waitress_server.serve(create_app(), host, port, click.echo)
+
+
+@main.command()
+@HOST_OPTION
+@PORT_OPTION
 @click.option(
     "--workers",
     "-w",

@@ -159,7 +159,7 @@ def _stored_match_invalid(error: services.matches.StoredMatchInvalid) -> Any:
     match_id = (request.view_args or {}).get("match_id")
     errors = [p for p in error.problems if p.severity == "error"] or error.problems
     lines = [problem_line(problem) for problem in errors]
-    if wants_json():  # the hand form's live preview asks for JSON
+    if request.endpoint == "hands.preview":  # the hand form's live preview asks for JSON
         problems = [{"field": "", "message": line, "severity": "error"} for line in lines]
         return {"ok": False, "sides": [], "problems": problems}, BROKEN_STATUS
     state = services.queries.match_state(match_id) if isinstance(match_id, int) else None

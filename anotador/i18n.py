@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import locale
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from babel.numbers import format_decimal
@@ -17,6 +19,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms.i18n import messages_path
 
+from anotador.config import TRANSLATIONS
 from anotador.rules import MESSAGES
 from anotador.rules import Problem
 
@@ -112,3 +115,35 @@ class FormMessages:
 
 
 FORM_MESSAGES = FormMessages()
+
+
+#: The variables that name the machine's language, first found first (POSIX's order, with
+#: GNU gettext's ``LANGUAGE`` list before them).
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def machine_language(environ: Mapping[str, str], languages: tuple[str, ...]) -> str:
+    """The language of ``languages`` the machine's user reads (for what the server prints
+    in a terminal): the first variable of :data:`LANGUAGE_VARIABLES` that names one of them
+    (``es_AR.UTF-8``, ``it``, ``en_US``); without any of them set, the system's own locale
+    (Windows sets no such variable); else the first of ``languages`` (Spanish).
+    """
+    named = [environ.get(variable, "").strip() for variable in LANGUAGE_VARIABLES]
+    for value in filter(None, named):
+        for name in value.split(":"):
+            code = name.strip().split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in ("c", "posix"):  # no language chosen: what follows would not be read
+                return languages[0]
+            if code in languages:
+                return code
+    if any(named):  # a language of none of ours
+        return languages[0]
+    system = locale.getlocale()[0] or ""
+    code = system.split("_")[0].lower()
+    return code if code in languages else languages[0]
+
+
+@functools.lru_cache(maxsize=8)
+def catalog_of(language: str) -> NullTranslations:
+    """The app's catalog for ``language``, outside any request (what a command prints)."""
+    return Translations.load(str(TRANSLATIONS), [language])

@@ -23,9 +23,12 @@ from gunicorn.app.base import BaseApplication
 from anotador import serving
 from anotador.extensions import db
 
-#: Each worker's threads (gunicorn's ``gthread`` workers): a long request (a PDF, a restore)
-#: keeps only one thread busy, and a worker never times out while its main loop runs.
+#: Each worker's threads (gunicorn's ``gthread`` workers, whose poller here reads each request
+#: whole first: :mod:`anotador.gunicorn_worker`): a long request (a PDF, a restore) keeps
+#: only one thread busy, a slow client none, and a worker never times out while its main
+#: loop runs.
 THREADS = 4
+WORKER_CLASS = "anotador.gunicorn_worker.BufferingThreadWorker"
 #: Seconds a worker may go without answering its master before it is restarted.
 TIMEOUT = 120
 #: Seconds an idle connection is kept open. A phone following a match live polls about
@@ -71,7 +74,7 @@ def gunicorn_options(
     return {
         "bind": [bind_address(host, port)],
         "workers": workers,
-        "worker_class": "gthread",
+        "worker_class": WORKER_CLASS,
         "threads": THREADS,
         "timeout": TIMEOUT,
         "keepalive": KEEPALIVE,

@@ -1,11 +1,11 @@
 """Where the phones at the table open the app: the listening address, the machine's address
 on the local network, the startup banner with its QR code, and the QR on the home page.
 
-``anotador run`` (Werkzeug's server, what ``make run`` calls) and ``anotador serve``
-(gunicorn, :mod:`anotador.production`) listen on ``HOST`` and ``PORT`` (``0.0.0.0`` and
-5000 unless set) and print :func:`banner_lines` once they are ready. QR codes are made by
-segno (pure Python): text blocks for the terminal, an inline SVG for the page (no script, no
-image request, nothing loaded from outside).
+``anotador run`` (waitress, :mod:`anotador.waitress_server`: what ``make run`` calls) and
+``anotador serve`` (gunicorn, :mod:`anotador.production`) listen on ``HOST`` and ``PORT``
+(``0.0.0.0`` and 5000 unless set) and print :func:`banner_lines` once they are ready. QR
+codes are made by segno (pure Python): text blocks for the terminal, an inline SVG for the
+page (no script, no image request, nothing loaded from outside).
 """
 
 from __future__ import annotations
@@ -107,19 +107,26 @@ def phone_address(host: str, port: int) -> tuple[str, bool]:
 
 
 def banner_lines(app: Flask, host: str, port: int) -> list[str]:
-    """What the server prints once it listens: the address to open on a phone and its QR code.
+    """What the server prints once it listens: the address to open on a phone and its QR code,
+    in the machine's language (``LANG`` and its kin: :func:`startup.machine_words`).
 
     One function for both servers (``anotador run``, ``anotador serve``); ``app`` is there for
     lines that depend on its state.
     """
+    _ = startup.machine_words().gettext
     url, reachable = phone_address(host, port)
     lines = ["", "Anotador de Canasta"]
     if reachable:
-        lines.append(f"Open it on a phone on this network: {url}")
+        lines.append(_("Open it on a phone on this network: %(url)s") % {"url": url})
     elif host in WILDCARD_HOSTS:
-        lines.append(f"No network found: only this machine can open it, at {url}")
+        lines.append(
+            _("No network found: only this machine can open it, at %(url)s") % {"url": url}
+        )
     else:
-        lines.append(f"Only this machine can open it, at {url} (HOST=0.0.0.0 lets the phones in).")
+        lines.append(
+            _("Only this machine can open it, at %(url)s (HOST=0.0.0.0 lets the phones in).")
+            % {"url": url}
+        )
     lines.extend(terminal_qr(url))
     lines.extend(startup.setup_code_lines(app))
     return lines

@@ -6,20 +6,34 @@ lines say which data folder and database are in use. An existing database is nev
 here: when it is behind the code (after an upgrade of the package), the message says to run
 ``anotador db upgrade``, a step worth a backup first. Issue 10's ``serve`` calls
 :func:`prepare` too.
+
+What it prints is in the machine's language (:func:`machine_words`: ``LANG`` and its
+kin), as the servers' banner that follows.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import flask_migrate
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from babel.support import NullTranslations
 from flask import Flask
 
 from anotador import services
 from anotador.config import MIGRATIONS
+from anotador.extensions import LANGUAGES
 from anotador.extensions import db
+from anotador.i18n import catalog_of
+from anotador.i18n import machine_language
+
+
+def machine_words() -> NullTranslations:
+    """The catalog of the machine's language (:func:`anotador.i18n.machine_language`), for
+    what the commands print in its terminal."""
+    return catalog_of(machine_language(os.environ, LANGUAGES))
 
 
 def current_revision(app: Flask) -> str | None:
@@ -37,21 +51,25 @@ def prepare(app: Flask, echo: Callable[[str], object] = print) -> bool:
 
     Returns whether it migrated.
     """
+    _ = machine_words().gettext
     with app.app_context():
         database = db.engine.url.render_as_string(hide_password=True)
-    echo(f"Data folder: {app.instance_path}")
-    echo(f"Database: {database}")
+    echo(_("Data folder: %(folder)s") % {"folder": app.instance_path})
+    echo(_("Database: %(database)s") % {"database": database})
     revision = current_revision(app)
     migrated = revision is None
     if migrated:
-        echo("New database: applying the migrations.")
+        echo(_("New database: applying the migrations."))
         with app.app_context():
             flask_migrate.upgrade()
     elif revision not in head_revisions():
         echo(
-            f"The database is at revision {revision}; this version of anotador expects "
-            f"{', '.join(head_revisions())}. To bring it up to date, back it up "
-            "(`anotador export --all -o backup.jsonl`), then run `anotador db upgrade`."
+            _(
+                "The database is at revision %(revision)s; this version of anotador expects "
+                "%(expected)s. To bring it up to date, back it up (`anotador export --all -o "
+                "backup.jsonl`), then run `anotador db upgrade`."
+            )
+            % {"revision": revision, "expected": ", ".join(head_revisions())}
         )
         return False
     return migrated
@@ -64,7 +82,9 @@ def setup_code_lines(app: Flask) -> list[str]:
         if services.accounts.account_count():
             return []
         code = services.accounts.setup_code(app.config["SECRET_KEY"])
+    _ = machine_words().gettext
     return [
-        f"No account yet. Setup code for the first account (the administrator): {code}",
-        "Or make it here: anotador users add NAME",
+        _("No account yet. Setup code for the first account (the administrator): %(code)s")
+        % {"code": code},
+        _("Or make it here: anotador users add NAME"),
     ]

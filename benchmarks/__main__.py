@@ -19,6 +19,7 @@ MODULES = [
     "benchmarks.offline_engine",
     "benchmarks.club_night",
     "benchmarks.server_pages",
+    "benchmarks.slow_clients",
 ]
 
 for name in sys.argv[1:] or MODULES:

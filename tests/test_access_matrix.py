@@ -60,6 +60,7 @@ EXPECTED = {
     "live.version": "SNAAAA",
     "main.favicon": "AAAAAA",
     "main.healthz": "AAAAAA",
+    "main.readyz": "AAAAAA",
     "main.set_language": "AAAAAA",
     "offline.fallback": "AAAAAA",
     "offline.manifest": "AAAAAA",

@@ -112,6 +112,15 @@ def test_every_page_answers_503_with_the_apps_page_for_a_signed_in_browser(
         assert client.get(path).status_code in (200, 302), path
 
 
+def test_another_errors_page_is_the_503_when_it_cannot_read_the_account(
+    app: Flask, client: FlaskClient
+):
+    with unreachable(app):
+        assert_unavailable_page(client.get("/no-existe"))  # the 404 page would show the account
+        assert_unavailable_page(client.post("/healthz"))  # and the 405 page
+    assert client.get("/no-existe").status_code == 404
+
+
 @pytest.mark.parametrize(
     ("headers", "cookie_language", "language"),
     [
@@ -189,6 +198,7 @@ def test_readyz_reports_the_database_and_healthz_the_process(app: Flask, anonymo
         down = anonymous.get("/readyz")
         assert down.status_code == 503
         assert down.get_json()["database"] == "unreachable"
+        assert down.headers["Retry-After"] == str(errors.RETRY_AFTER_SECONDS)
         assert anonymous.get("/healthz").status_code == 200
 
     assert anonymous.get("/readyz").status_code == 200

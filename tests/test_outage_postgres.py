@@ -5,7 +5,14 @@ is back, without a restart of its own."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.error
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +26,11 @@ from stored import signed_in
 from test_outage import E1
 from test_outage import assert_unavailable_json
 from test_outage import assert_unavailable_page
+from test_serve import HANG_GUARD_SECONDS
+from test_serve import SERVE
+from test_serve import free_port
+from test_serve import get
+from test_serve import wait_until_up
 
 pytestmark = [
     pytest.mark.slow,
@@ -77,3 +89,57 @@ def test_a_stopped_database_is_a_503_until_it_is_back(app: Flask, server: Postgr
     assert client.get("/readyz").status_code == 200
     assert client.get(f"/partidas/{match_id}").status_code == 200
     assert anonymous.post("/cuenta/entrar", data=signing_in).status_code == 303
+
+
+def test_the_real_server_answers_503_while_postgresql_is_stopped(
+    server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``anotador serve`` (gunicorn, two workers) on the test's PostgreSQL: restarted, then
+    stopped, then started again."""
+    monkeypatch.setenv("DATABASE_URL", server.url)
+    port = free_port()
+    env = {
+        **os.environ,
+        "ANOTADOR_DATA": str(tmp_path / "data"),
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+    }
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE], env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+    base = f"http://127.0.0.1:{port}"
+    english = {"Accept-Language": "en"}
+    try:
+        wait_until_up(f"{base}/readyz", process, log)
+        assert [answer(f"{base}/cuenta/entrar")[0] for _ in range(4)] == [200] * 4
+        server.restart()
+        assert [answer(f"{base}/cuenta/entrar")[0] for _ in range(4)] == [200] * 4
+        server.stop()
+        try:
+            status, headers, page = answer(f"{base}/cuenta/entrar", english)
+            assert (status, headers["Retry-After"]) == (503, "5")
+            assert "Service unavailable" in page
+            assert "Back to the home page" in page
+            status, headers, body = answer(f"{base}/partidas/1/version")
+            assert (status, headers["Content-Type"]) == (503, "application/json")
+            assert json.loads(body)["error"] == "unavailable"
+            assert answer(f"{base}/readyz")[0] == 503
+            assert answer(f"{base}/healthz")[0] == 200
+        finally:
+            server.start()
+        assert answer(f"{base}/readyz")[0] == 200
+        assert [answer(f"{base}/cuenta/entrar")[0] for _ in range(4)] == [200] * 4
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=HANG_GUARD_SECONDS)
+
+
+def answer(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
+    """Status, headers and body of a GET, whatever the status."""
+    try:
+        return get(url, headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode("utf-8")

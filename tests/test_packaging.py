@@ -148,6 +148,36 @@ def test_factory_creates_the_data_folder_and_keeps_the_key_there(
 # anotador run and --version
 
 
+@pytest.fixture
+def english_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine whose user reads English (what the commands print follows ``LANG``)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+
+
+class FakeServer:
+    """What ``waitress_server.listen`` returns, serving nothing: the test records where."""
+
+    def __init__(self, served: list[tuple[str, int]], host: str, port: int) -> None:
+        served.append((host, port))
+
+    def run(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def faking_waitress(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        "anotador.waitress_server.listen",
+        lambda app, host, port: FakeServer(served, host, port),
+    )
+    return served
+
+
 def sqlite_app(tmp_path: Path) -> Flask:
     return create_app(
         {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'run.sqlite3'}"},
@@ -155,7 +185,7 @@ def sqlite_app(tmp_path: Path) -> Flask:
     )
 
 
-def test_prepare_migrates_a_new_database_once(tmp_path: Path):
+def test_prepare_migrates_a_new_database_once(tmp_path: Path, english_machine: None):
     app = sqlite_app(tmp_path)
     said: list[str] = []
 
@@ -170,7 +200,9 @@ def test_prepare_migrates_a_new_database_once(tmp_path: Path):
     assert len(said) == 2
 
 
-def test_the_banner_ends_with_the_setup_code_until_an_account_exists(tmp_path: Path):
+def test_the_banner_ends_with_the_setup_code_until_an_account_exists(
+    tmp_path: Path, english_machine: None
+):
     app = sqlite_app(tmp_path)
     startup.prepare(app, lambda line: None)
     code = setup_code(app.config["SECRET_KEY"])
@@ -183,7 +215,9 @@ def test_the_banner_ends_with_the_setup_code_until_an_account_exists(tmp_path: P
     assert not any("Setup code" in line for line in serving.banner_lines(app, "127.0.0.1", 5000))
 
 
-def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(tmp_path: Path):
+def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(
+    tmp_path: Path, english_machine: None
+):
     app = sqlite_app(tmp_path)
     with app.app_context():
         flask_migrate.upgrade(revision=FIRST_REVISION)
@@ -196,11 +230,10 @@ def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(tmp_path: Path
 
 
 def test_run_migrates_a_new_database_and_names_the_data_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, english_machine: None
 ):
-    served: list[tuple[Any, ...]] = []
-    monkeypatch.setattr("flask.cli.run_simple", lambda *args, **kwargs: served.append(args))
-    for name in ("DATABASE_URL", "SECRET_KEY", "FLASK_DEBUG", "WERKZEUG_RUN_MAIN", "HOST", "PORT"):
+    served = faking_waitress(monkeypatch)
+    for name in ("DATABASE_URL", "SECRET_KEY", "HOST", "PORT"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("anotador.serving.lan_ipv4", lambda: "192.168.1.23")
     data = tmp_path / "data"
@@ -214,23 +247,22 @@ def test_run_migrates_a_new_database_and_names_the_data_folder(
     assert "New database: applying the migrations." in result.output
     assert (data / "anotador.sqlite3").is_file()
     assert len(served) == 1
-    assert served[0][:2] == ("0.0.0.0", 5123)  # every address: the phones at the table
+    assert served == [("0.0.0.0", 5123)]  # every address: the phones at the table
     assert "http://192.168.1.23:5123/" in result.output
 
 
 def test_run_listens_on_host_and_port_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, english_machine: None
 ):
-    served: list[tuple[Any, ...]] = []
-    monkeypatch.setattr("flask.cli.run_simple", lambda *args, **kwargs: served.append(args))
-    for name in ("DATABASE_URL", "SECRET_KEY", "FLASK_DEBUG", "WERKZEUG_RUN_MAIN"):
+    served = faking_waitress(monkeypatch)
+    for name in ("DATABASE_URL", "SECRET_KEY"):
         monkeypatch.delenv(name, raising=False)
     env = {"ANOTADOR_DATA": str(tmp_path / "data"), "HOST": "127.0.0.1", "PORT": "8123"}
 
     result = CliRunner().invoke(main, ["run"], env=env, catch_exceptions=False)
 
     assert result.exit_code == 0, result.output
-    assert served[0][:2] == ("127.0.0.1", 8123)
+    assert served == [("127.0.0.1", 8123)]
     assert "Only this machine can open it, at http://127.0.0.1:8123/" in result.output
 
     refused = CliRunner().invoke(main, ["run"], env={**env, "PORT": "80000"})

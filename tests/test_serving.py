@@ -11,11 +11,25 @@ import pytest
 import segno
 from flask import Flask
 from flask.testing import FlaskClient
+from gunicorn.workers.gthread import ThreadWorker
 
+from anotador import gunicorn_worker
+from anotador import i18n
 from anotador import production
+from anotador import security
 from anotador import serving
+from anotador.extensions import LANGUAGES
 
 LAN = "192.168.1.23"
+
+
+@pytest.fixture(autouse=True)
+def english_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine whose user reads English: the banner follows ``LANG`` (tests below set
+    other languages)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
 
 
 @pytest.fixture
@@ -192,6 +206,43 @@ def test_a_terminal_without_block_characters_gets_the_address_only(app: Flask, o
     assert everything == serving.banner_lines(app, "0.0.0.0", 5000)
 
 
+@pytest.mark.parametrize(
+    ("environ", "line"),
+    [
+        ({"LANG": "es_AR.UTF-8"}, "Abrilo en un teléfono de esta red"),
+        ({"LANG": "C.UTF-8"}, "Abrilo en un teléfono de esta red"),  # no language: Spanish
+        ({"LANG": "de_DE.UTF-8"}, "Abrilo en un teléfono de esta red"),  # none of ours
+        ({"LANG": "it_IT.UTF-8"}, "Aprilo su un telefono di questa rete"),
+        ({"LANG": "es_AR.UTF-8", "LC_ALL": "it_IT.UTF-8"}, "Aprilo su un telefono"),
+        ({"LANG": "en_GB.UTF-8"}, "Open it on a phone on this network"),
+        ({"LANGUAGE": "en:es", "LANG": "es_ES.UTF-8"}, "Open it on a phone on this network"),
+    ],
+)
+def test_the_banner_speaks_the_machines_language(
+    app: Flask,
+    on_a_network: str,
+    monkeypatch: pytest.MonkeyPatch,
+    environ: dict[str, str],
+    line: str,
+):
+    monkeypatch.delenv("LANG")
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+
+    lines = serving.banner_lines(app, "0.0.0.0", 5000)
+
+    assert any(text.startswith(line) and f"http://{LAN}:5000/" in text for text in lines)
+
+
+def test_without_language_variables_the_system_locale_decides(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("LANG")
+    monkeypatch.setattr("locale.getlocale", lambda: ("it_IT", "cp1252"))  # as on Windows
+
+    assert i18n.machine_language({}, LANGUAGES) == "it"
+    monkeypatch.setattr("locale.getlocale", lambda: (None, None))
+    assert i18n.machine_language({}, LANGUAGES) == "es"
+
+
 # The home page's QR code
 
 
@@ -293,8 +344,52 @@ def test_gunicorn_serves_the_app_object_with_several_threaded_workers(app: Flask
     assert server.load() is app
     assert server.cfg.bind == ["[::]:8000"]
     assert server.cfg.workers == 3
-    assert server.cfg.worker_class_str == "gthread"
+    assert server.cfg.worker_class_str == production.WORKER_CLASS
+    assert issubclass(server.cfg.worker_class, ThreadWorker)  # gthread's, buffering requests
     assert server.cfg.threads == production.THREADS
     assert server.cfg.keepalive == production.KEEPALIVE  # live viewers keep their connection
     assert server.cfg.secure_scheme_headers == {}  # the scheme is ProxyFix's only
     assert production.bind_address("0.0.0.0", 5000) == "0.0.0.0:5000"
+
+
+# gunicorn's worker: a request arrives whole before a thread serves it
+
+
+@pytest.mark.parametrize(
+    ("received", "expected"),
+    [
+        (b"", "waiting"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\n", "waiting"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", "arrived"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", "waiting"),
+        (b"POST /x HTTP/1.1\r\ncontent-length:  5\r\n\r\nabcde", "arrived"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 5\r\n\r\nabcdeGET", "arrived"),  # pipelined
+        (b"POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", "arrived"),
+        (b"POST /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 9\r\n\r\n", "arrived"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", "arrived"),  # the thread reads
+        (b"POST /x HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "arrived"),  # gunicorn refuses it
+        (b"POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "arrived"),
+        (b"GET / HTTP/1.1\r\nX: " + b"a" * gunicorn_worker.HEAD_LIMIT, "too large"),
+    ],
+)
+def test_a_request_arrives_with_its_head_and_its_small_body(received: bytes, expected: str):
+    assert gunicorn_worker.arrival(received).value == expected
+
+
+def test_gunicorn_error_answers_get_the_security_headers():
+    sent: list[bytes] = []
+
+    class Sock:
+        def sendall(self, data: bytes) -> None:
+            sent.append(data)
+
+    hardened = gunicorn_worker.HardenedSocket(Sock())
+    hardened.sendall(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\nbad")
+
+    head, body = sent[0].split(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    assert lines[0] == "HTTP/1.1 400 Bad Request"
+    assert "Connection: close" in lines
+    for name, value in security.HEADERS.items():
+        assert f"{name}: {value}" in lines
+    assert body == b"bad"

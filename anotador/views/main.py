@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
+from anotador.errors import RETRY_AFTER_SECONDS
 from anotador.errors import answers_json
 from anotador.extensions import LANGUAGES
 from anotador.extensions import db
@@ -37,7 +38,7 @@ def healthz() -> dict[str, str]:
 
 @bp.get("/readyz")
 @answers_json
-def readyz() -> tuple[dict[str, str], int]:
+def readyz() -> tuple[dict[str, str], int, dict[str, str]]:
     """Readiness, what a load balancer asks: 200 while the database answers ``SELECT 1``,
     else 503 (within :data:`anotador.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
     host that cannot reach it is taken out until it can."""
@@ -46,8 +47,9 @@ def readyz() -> tuple[dict[str, str], int]:
             connection.execute(READY_PROBE)
     except SQLAlchemyError as error:
         current_app.logger.warning("Not ready: the database cannot be reached: %s", error)
-        return {"status": "unavailable", "database": "unreachable"}, 503
-    return {"status": "ok", "database": "ok"}, 200
+        body = {"status": "unavailable", "database": "unreachable"}
+        return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+    return {"status": "ok", "database": "ok"}, 200, {"Cache-Control": "no-store"}
 
 
 @bp.get("/favicon.ico")
