@@ -85,7 +85,7 @@ def test_the_first_account_needs_the_setup_code_and_takes_what_was_stored(app_fa
 def test_setup_code_attempts_are_throttled(app_factory: Any):
     app = app_factory(account=False)
     client = app.test_client()
-    for _ in range(throttle.SLOW_AFTER):
+    for _ in range(throttle.ALLOWANCES["setup"].free):
         assert sign_up(client, "Intruso", setup_code="123456789").status_code == 422
     slowed = sign_up(client, "Intruso", setup_code=code_of(app))
     assert slowed.status_code == 429

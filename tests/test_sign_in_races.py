@@ -24,6 +24,7 @@ from stored import PASSWORD
 from anotador import device_cookies
 from anotador import services
 from anotador.extensions import db
+from anotador.models import SignInFailure
 from anotador.models import User
 from anotador.models import name_key
 from anotador.services import throttle
@@ -270,3 +271,13 @@ def test_trying_names_that_are_taken_is_throttled_too(app: Flask, clock: Clock):
     refused = post(client, "/cuenta/crear", "192.0.2.1", name="Otra", **typed)()
     assert refused.status_code == 429
     assert "Ese nombre" not in refused.get_data(as_text=True)
+
+
+def test_forgotten_keys_are_deleted_when_new_ones_come(app: Flask, clock: Clock):
+    for number in range(5):
+        post(app.test_client(), "/cuenta/entrar", f"192.0.2.{number}", name="x", password="y")()
+    clock.advance(throttle.LOCK_FOR.total_seconds())
+    post(app.test_client(), "/cuenta/entrar", "198.51.100.1", name="z", password="y")()
+    with app.app_context():
+        kept = db.session.scalars(sa.select(SignInFailure.key).order_by(SignInFailure.key))
+        assert list(kept) == [throttle.account_key("z"), throttle.address_key("198.51.100.1")]

@@ -129,8 +129,8 @@ def claim(keys: Sequence[str], now: datetime.datetime | None = None) -> int:
                 db.session.rollback()
                 return max(wait_seconds(keys, now), 1)
         db.session.commit()
-    if created:
-        prune(now)
+        if created:
+            prune(now)
     return 0
 
 
@@ -225,12 +225,17 @@ def give_back(keys: Sequence[str]) -> None:
 def prune(now: datetime.datetime) -> None:
     """Delete the forgotten keys, when a new one was made: however many names or addresses a
     stranger tries, the table holds only the last :data:`LOCK_FOR`'s."""
+    # Rows a claim holds are skipped, not waited for (PostgreSQL; SQLite writes in turns):
+    # waiting, a prune and a claim could each hold a row the other wants.
+    forgotten = (
+        sa.select(SignInFailure.key)
+        .where(SignInFailure.last_failure <= now - LOCK_FOR)
+        .with_for_update(skip_locked=True)
+    )
     try:
-        db.session.execute(
-            sa.delete(SignInFailure).where(SignInFailure.last_failure <= now - LOCK_FOR)
-        )
+        db.session.execute(sa.delete(SignInFailure).where(SignInFailure.key.in_(forgotten)))
         db.session.commit()
-    except sa.exc.DBAPIError:  # another request deleting the same rows: it does the work
+    except sa.exc.DBAPIError:  # housekeeping only: the next new key prunes again
         db.session.rollback()
 
 
