@@ -35,8 +35,23 @@ def open_link(token: str) -> Response:
     match = services.sharing.match_for_token(token)
     if match is None:
         abort(404)
-    access.remember_link(token)
+    access.remember_link(token, sent=sent_by_another_site())
     return redirect(url_for("matches.show", match_id=match.id), 303)
+
+
+def sent_by_another_site() -> bool:
+    """Whether the browser says another site sent it here (``Sec-Fetch-Site``; browsers send
+    it to HTTPS and ``localhost`` only: elsewhere, as for one that says nothing, no)."""
+    try:
+        site = inputs.choice(request.headers.get("Sec-Fetch-Site"), FETCH_SITES)
+    except inputs.BadInput:
+        return False
+    return site in ("cross-site", "same-site")
+
+
+#: What ``Sec-Fetch-Site`` says: the page that sent the request, or none (typed, a bookmark,
+#: an app handing over an address).
+FETCH_SITES = ("cross-site", "same-site", "same-origin", "none")
 
 
 @bp.get("/partidas/<id:match_id>/compartir")
