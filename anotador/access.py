@@ -7,8 +7,10 @@ played, and read it afterwards. Anything less than a route needs is a 404, as fo
 that does not exist, so nobody learns which ids are taken; a browser signed in nowhere is
 sent to sign in instead (the same for every id).
 
-Links are remembered in the session (``links``), so the match's own pages serve them and the
-token shows in the address bar once: the link itself redirects.
+Links are remembered in the session, so the match's own pages serve them and the token shows
+in the address bar once: the link itself redirects. The session keeps the newest of each kind
+apart (:data:`LINK_LISTS`), so that however many links another site sends a browser to, a
+phone keeps the table link it scores with and the links it opened itself.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 from flask import abort
 from flask import g
+from flask import request
 from flask import session
 from flask_login import current_user
 
@@ -40,8 +43,12 @@ from anotador.services.queries import Sharing
 from anotador.services.scope import NOBODY
 from anotador.services.scope import Scope
 
-#: How many opened links a browser remembers (the oldest is forgotten first).
-MAX_LINKS = 20
+#: The session's lists of links and how many each keeps (its oldest is forgotten first), most
+#: trusted first: the table links this browser scored with (a POST, which no other site can
+#: send with its cookies), the links it opened (a QR code, a typed or pasted address, or a
+#: browser that does not say where it came from), those another site sent it to
+#: (``Sec-Fetch-Site``: an attacker's page can send a browser to any number of them).
+LINK_LISTS = {"scored_links": 5, "links": 20, "sent_links": 10}
 
 
 class Level(enum.IntEnum):
@@ -145,15 +152,41 @@ def group_ids() -> frozenset[int]:
     return found
 
 
+def links_in(kind: str) -> list[str]:
+    kept = session.get(kind)
+    return [token for token in kept if isinstance(token, str)] if isinstance(kept, list) else []
+
+
 def links() -> list[str]:
-    opened = session.get("links")
-    return [token for token in opened if isinstance(token, str)] if isinstance(opened, list) else []
+    """Every link this browser opened and still remembers."""
+    return list(dict.fromkeys(token for kind in LINK_LISTS for token in links_in(kind)))
 
 
-def remember_link(token: str) -> None:
-    opened = [known for known in links() if known != token]
-    session["links"] = [*opened, token][-MAX_LINKS:]
+def remember_link(token: str, *, sent: bool = False) -> None:
+    """Remember an opened link (``sent``: another site sent the browser to it), unless a more
+    trusted list has it already."""
+    kind = "sent_links" if sent else "links"
+    trusted = list(LINK_LISTS)[: list(LINK_LISTS).index(kind)]
+    if not any(token in links_in(better) for better in trusted):
+        keep_link(kind, token)
     session.permanent = True  # a phone at the table keeps its link for the evening and more
+
+
+def keep_link(kind: str, token: str) -> None:
+    """``token`` as the newest of the list ``kind``, and in no less trusted one."""
+    for other in list(LINK_LISTS)[list(LINK_LISTS).index(kind) + 1 :]:
+        if token in links_in(other):
+            session[other] = [known for known in links_in(other) if known != token]
+    kept = [known for known in links_in(kind) if known != token]
+    session[kind] = [*kept, token][-LINK_LISTS[kind] :]
+
+
+def keep_scoring_link(sharing: Sharing) -> None:
+    """A table link this browser scores with (a POST) is this phone's own: keep it apart from
+    the links opened after it."""
+    token = sharing.table_token
+    if request.method == "POST" and token and token in links():
+        keep_link("scored_links", token)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,8 +250,13 @@ def refuse() -> NoReturn:
 def match_for(match_id: int, need: Level) -> Match:
     """The match with its sides and players, if this request has ``need`` on it."""
     match = services.queries.load_match(match_id)
-    if match is None or level(services.queries.sharing_of(match)) < need:
+    if match is None:
         refuse()
+    sharing = services.queries.sharing_of(match)
+    if level(sharing) < need:
+        refuse()
+    if need >= Level.SCORE:
+        keep_scoring_link(sharing)
     return match
 
 

@@ -39,10 +39,9 @@ def start_session(user: User, message: str | None = None) -> Response:
     """Sign ``user`` in on a new session (a new CSRF token; the opened links stay), then go
     where the sign-in was asked for, saying ``message`` there."""
     target = safe_next(request.args.get("next"))
-    opened = access.links()
+    opened = {kind: access.links_in(kind) for kind in access.LINK_LISTS}
     session.clear()
-    if opened:
-        session["links"] = opened
+    session.update({kind: tokens for kind, tokens in opened.items() if tokens})
     login_user(access.Account.of(user, services.sign_ins.sign_in(user.id)), remember=True)
     if message:
         flash(message, "success")

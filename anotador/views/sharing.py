@@ -37,7 +37,7 @@ def open_link(token: str) -> Response:
     match = services.sharing.match_for_token(token)
     if match is None:
         abort(404)
-    access.remember_link(token)
+    access.remember_link(token, sent=sent_by_another_site())
     shown = follow_rematches(match.id, services.queries.sharing_of(match))
     return redirect(url_for("matches.show", match_id=shown), 303)
 
@@ -92,6 +92,21 @@ def follow_rematches(match_id: int, sharing: Sharing) -> int:
         if token is not None:
             access.remember_link(token)
     return match_id
+
+
+def sent_by_another_site() -> bool:
+    """Whether the browser says another site sent it here (``Sec-Fetch-Site``; browsers send
+    it to HTTPS and ``localhost`` only: elsewhere, as for one that says nothing, no)."""
+    try:
+        site = inputs.choice(request.headers.get("Sec-Fetch-Site"), FETCH_SITES)
+    except inputs.BadInput:
+        return False
+    return site in ("cross-site", "same-site")
+
+
+#: What ``Sec-Fetch-Site`` says: the page that sent the request, or none (typed, a bookmark,
+#: an app handing over an address).
+FETCH_SITES = ("cross-site", "same-site", "same-origin", "none")
 
 
 @bp.get("/partidas/<id:match_id>/compartir")
