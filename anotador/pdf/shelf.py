@@ -14,10 +14,10 @@ holding a render slot: lock files in ``sheets/slots/`` locked with ``flock``, so
 hold across every worker process of the host. ``PDF_RENDER_SLOTS`` slots draw the usual
 sheets; one more, at a lower CPU priority, draws the costly or unusual ones (a match of
 hundreds of hands, a blank sheet of an odd target), so those never keep the usual ones
-waiting. A requester (an account, else an address) holds at most one slot at a time. Without
-a free slot the caller answers "preparing, retry in a few seconds" instead of queueing. A
-drawing that fails or takes too long is remembered for that key (``sheets/failed/<key>``,
-for ``FAILED_SECONDS``) and not tried again meanwhile.
+waiting. A requester (an account, else an address) holds at most one usual slot at a time.
+Without a free slot the caller answers "preparing, retry in a few seconds" instead of
+queueing. A drawing that fails or takes too long is remembered for that key
+(``sheets/failed/<key>``, for ``FAILED_SECONDS``) and not tried again meanwhile.
 """
 
 from __future__ import annotations
@@ -161,11 +161,12 @@ def slots() -> int:
 @contextlib.contextmanager
 def render_slot(requester: str | None = None, unusual: bool = False) -> Iterator[bool]:
     """Hold a free render slot meanwhile (True), or none is free, or ``requester`` already
-    holds one (False). ``unusual``: the one slot of the costly or odd sheets."""
+    holds one of the usual ones (False). ``unusual``: the one slot of the costly or odd
+    sheets (whoever holds it may still have a usual sheet drawn meanwhile)."""
     place = folder() / "slots"
     place.mkdir(exist_ok=True)
     with contextlib.ExitStack() as held:
-        if requester is not None:
+        if requester is not None and not unusual:
             digest = hashlib.sha256(requester.encode()).digest()
             share = f"requester-{int.from_bytes(digest[:4], 'big') % REQUESTER_LOCKS}"
             if not hold(held, place, share):
