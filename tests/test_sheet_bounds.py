@@ -5,6 +5,7 @@ state, and render slots no one requester can take whole (drawing stubbed: slow o
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -227,3 +228,34 @@ def test_a_huge_match_drawing_leaves_the_usual_slot_to_others(app: Flask, drawin
     first.join(30)
     assert answers[0].status_code == 200
     assert [unusual for _, unusual in drawing.drawn] == [True, False]
+
+
+def test_a_drawing_that_takes_too_long_is_given_up_and_remembered(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+):
+    app = app_factory(PDF_RENDER_PROCESS=True)  # the real child process, given no time
+    monkeypatch.setattr(shelf, "RENDER_TIMEOUT", 0.01)
+    answer = app.test_client().get(USUAL, headers={"Accept-Language": "it"})
+    assert answer.status_code == 503
+    assert "Questo foglio non si può generare" in answer.get_data(as_text=True)
+    assert f'href="{BLANK.split("?")[0]}"' in answer.get_data(as_text=True)
+    with app.app_context():
+        assert len(list((shelf.folder() / "failed").iterdir())) == 1
+
+
+def test_an_unusual_sheet_is_drawn_at_a_lower_priority(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+):
+    commands: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(command: list[str], **options: Any) -> Any:
+        commands.append(command)
+        return real_run(command, **options)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    app = app_factory(PDF_RENDER_PROCESS=True)
+    answer = app.test_client().get(ODD)
+    assert answer.status_code == 200
+    assert answer.data.startswith(b"%PDF")
+    assert commands[0][-1] == str(shelf.UNUSUAL_NICENESS)
