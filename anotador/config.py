@@ -88,7 +88,37 @@ def load_config(
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_SAMESITE": "Lax",
         **proxy_settings(environ),
+        **sheet_settings(environ),
     }
+
+
+#: The variables capping the printed sheets kept in the data folder's ``sheets/``: their
+#: total size in MB, and the days one is kept.
+SHEETS_MB_VARIABLE = "ANOTADOR_SHEETS_MB"
+SHEETS_DAYS_VARIABLE = "ANOTADOR_SHEETS_DAYS"
+DEFAULT_SHEETS_MB = 256
+DEFAULT_SHEETS_DAYS = 30
+
+
+def sheet_settings(environ: Mapping[str, str]) -> dict[str, int]:
+    """``PDF_SHEETS_MAX_BYTES`` and ``PDF_SHEETS_MAX_AGE`` (seconds) for the kept sheets
+    (anotador/pdf/shelf.py): ``ANOTADOR_SHEETS_MB`` (default 256) and
+    ``ANOTADOR_SHEETS_DAYS`` (default 30), whole numbers; unset or empty, the default."""
+    megabytes = whole_number(environ, SHEETS_MB_VARIABLE, DEFAULT_SHEETS_MB)
+    days = whole_number(environ, SHEETS_DAYS_VARIABLE, DEFAULT_SHEETS_DAYS)
+    return {
+        "PDF_SHEETS_MAX_BYTES": megabytes * 1024 * 1024,
+        "PDF_SHEETS_MAX_AGE": days * 24 * 3600,
+    }
+
+
+def whole_number(environ: Mapping[str, str], name: str, default: int) -> int:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    if raw.isascii() and raw.isdigit() and len(raw) <= 6:
+        return int(raw)
+    raise ValueError(f"{name} must be a whole number (like {default}), not {raw!r}")
 
 
 #: The variable saying how many reverse proxies stand in front of the app (usually 1).

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from flask.testing import FlaskCliRunner
 from stored import create_stored_match
 from stored import match_document
 from test_hands import fresh_form
@@ -67,6 +68,15 @@ def test_anotador_score_refuses_too_many_hands(tmp_path):
     result = CliRunner().invoke(main, ["score", str(path)])
     assert result.exit_code == 2
     assert f"hands: A match holds at most {rules.MAX_HANDS} hands." in result.stderr
+
+
+def test_anotador_import_refuses_too_many_hands(app: Flask, runner: FlaskCliRunner, tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(document(rules.MAX_HANDS + 1)))
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 2
+    assert f"A match holds at most {rules.MAX_HANDS} hands." in result.stderr
+    assert match_count(app) == 0
 
 
 def match_count(app: Flask) -> int:

@@ -5,12 +5,14 @@ WeasyPrint's layout holds the interpreter for the best part of a second: in a se
 worker it would stall every other request that worker's threads serve. In a child process it
 takes one core and nothing else (:mod:`anotador.pdf.shelf` starts it and caps how many run).
 The request is ``{"kind": "match", "document": <match file>, "paper", "lang"}`` or ``{"kind":
-"blank", "variant", "layout", "target", "paper", "lang"}``.
+"blank", "variant", "layout", "target", "paper", "lang"}``. An argument, when given, is the
+niceness to draw at (a costly or odd sheet is drawn below the pages' priority).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -32,4 +34,6 @@ def draw(request: dict[str, Any]) -> bytes:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and hasattr(os, "nice"):
+        os.nice(int(sys.argv[1]))
     sys.stdout.buffer.write(draw(json.load(sys.stdin)))

@@ -85,25 +85,44 @@ def pdf_response(
     filename: str,
     order: Callable[[], tuple[dict[str, Any], str | None]],
     cache_control: str = REVALIDATE,
+    match_id: int | None = None,
 ) -> Response | tuple[str, int, dict[str, str]]:
     """The PDF under ``key``: what :func:`kept_response` answers, else drawn in a child
     process (``order`` gives what to draw, for ``pdf.child``, and the key of what it draws)
-    when a render slot is free, else the "preparing" page. No key, no cache and no ETag (a
-    match without a content hash)."""
+    when a render slot is free for this requester, else the "preparing" page; the page that
+    says it cannot be drawn when that failed for this key lately. No key, no cache and no
+    ETag (a match without a content hash)."""
     response = None if key is None else kept_response(key, filename, cache_control)
     if response is not None:
         return response
+    if key is not None and shelf.failed(key):
+        return cannot_draw(match_id)
     wanted, key = order()
+    if key is not None and shelf.failed(key):
+        return cannot_draw(match_id)
+    usual = shelf.usual(wanted)
     try:
-        sheet = shelf.draw_and_keep(key, wanted)
+        sheet = shelf.draw_and_keep(
+            key,
+            wanted,
+            requester=requester(),
+            unusual=not usual or shelf.costly(wanted),
+            on_disk=usual,
+        )
     except shelf.RenderFailed:
         current_app.logger.exception("a sheet could not be drawn")
-        return preparing()
+        return cannot_draw(match_id)
     if sheet is None:
         return preparing()
     if key is not None:
         caches().sheets.put(key, sheet)
     return sheet_response(sheet, key, filename, cache_control)
+
+
+def requester() -> str:
+    """Who asks, for the share of render slots: the account, else the address."""
+    account = access.signed_in()
+    return f"account:{account.id}" if account is not None else f"address:{request.remote_addr}"
 
 
 def kept_response(key: str, filename: str, cache_control: str) -> Response | None:
@@ -140,6 +159,21 @@ def preparing() -> tuple[str, int, dict[str, str]]:
     return page, 503, {"Retry-After": str(retry), "Cache-Control": "no-store"}
 
 
+def cannot_draw(match_id: int | None) -> tuple[str, int, dict[str, str]]:
+    """Drawing this sheet failed or took too long lately: say so, without asking again by
+    itself, and offer what else there is (the match on screen, its file; other sheets)."""
+    if match_id is not None:
+        offers = [
+            (url_for("matches.show", match_id=match_id), gettext("See the match on screen")),
+            (url_for("matches.export", match_id=match_id), gettext("Download the match file")),
+        ]
+    else:
+        offers = [(url_for(".blank_sheet"), gettext("Choose another blank sheet"))]
+    page = render_template("sheets/cannot_draw.html", offers=offers)
+    retry = str(shelf.FAILED_SECONDS)
+    return page, 503, {"Retry-After": retry, "Cache-Control": "no-store"}
+
+
 def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
     """The key (and ETag) of a match's sheet: the match's cache key with the names shown,
     the paper, the language and the sheet's own files (``pdf.sheet_key``)."""
@@ -157,7 +191,8 @@ def match_sheet(match_id: int) -> ResponseReturnValue:
         return render_error(400, str(error))
     state, _grant = access.state_for(match_id, access.Level.READ)
     key = match_sheet_key(state, paper, lang)
-    return pdf_response(key, sheet_filename(match_id), match_orderer(match_id, paper, lang))
+    orderer = match_orderer(match_id, paper, lang)
+    return pdf_response(key, sheet_filename(match_id), orderer, match_id=match_id)
 
 
 @bp.get("/partidas/<id:match_id>/planillas/<sheet_key:key>.pdf")
@@ -182,7 +217,8 @@ def sheet_of_state(match_id: int, key: str) -> ResponseReturnValue:
     if match_sheet_key(state, paper, lang) != key:
         current = url_for(".match_sheet", match_id=match_id, papel=paper_name(paper), idioma=lang)
         return redirect(current, 303)
-    return pdf_response(key, filename, match_orderer(match_id, paper, lang), IMMUTABLE)
+    orderer = match_orderer(match_id, paper, lang)
+    return pdf_response(key, filename, orderer, IMMUTABLE, match_id)
 
 
 def sheet_link(state: services.queries.MatchState, granted: access.Grant) -> str:
@@ -241,7 +277,7 @@ def prepare_finished(app: Flask, match_ids: tuple[int, ...], change: str) -> Non
             with contextlib.suppress(services.matches.StoredMatchInvalid):
                 orders.append(match_order(match, PAPERS["a4"], lang))
     for wanted, key in orders:
-        if key is not None and shelf.kept(key) is None:
+        if key is not None and shelf.kept(key) is None and not shelf.failed(key):
             threading.Thread(target=draw_in_background, args=(app, key, wanted)).start()
 
 
@@ -252,7 +288,7 @@ FINISHING = ("hand_recorded", "hand_edited", "hand_deleted", "resumed")
 def draw_in_background(app: Flask, key: str, wanted: dict[str, Any]) -> None:
     with app.app_context():
         try:
-            shelf.draw_and_keep(key, wanted)
+            shelf.draw_and_keep(key, wanted, unusual=shelf.costly(wanted))
         except shelf.RenderFailed:
             app.logger.exception("a finished match's sheet could not be drawn")
 
