@@ -15,6 +15,7 @@ from anotador import commands
 from anotador import config
 from anotador import errors
 from anotador import extensions
+from anotador import flashes
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
@@ -73,6 +74,7 @@ def create_app(
     # A score sheet's key (anotador.pdf.sheet_key) in its link: anything else is a 404.
     app.url_map.converters["sheet_key"] = SheetKeyConverter
     templating.register_template_helpers(app)
+    flashes.init_app(app)
     assets.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(matches.bp)

@@ -191,3 +191,37 @@ def test_a_link_follows_a_chain_of_rematches(
     table_phone = app.test_client()
     assert table_phone.get(f"/enlace/{shared.table}").headers["Location"] == f"/partidas/{third}"
     assert may_score(table_phone, third)
+
+
+SCORES = "Enlace de mesa: este teléfono anota y corrige las manos de esta partida."
+WATCHES = "Este teléfono solo mira: las manos aparecen acá a medida que se anotan."
+
+
+def test_a_link_phone_says_what_it_may_do(app: Flask, client: FlaskClient, shared: Table) -> None:
+    table_phone, spectator_phone = phone(app, shared.table), phone(app, shared.spectator)
+    new = rematch(client, shared.match_id)
+    followed(table_phone, shared.match_id)
+    followed(spectator_phone, shared.match_id)
+    member = signed_in(app, "Miembro")
+    said = {
+        who: [
+            (SCORES in page, WATCHES in page)
+            for page in (
+                browser.get(f"/partidas/{match_id}").get_data(as_text=True)
+                for match_id in (new, shared.match_id)
+            )
+        ]
+        for who, browser in (
+            ("table", table_phone),
+            ("spectator", spectator_phone),
+            ("owner", client),
+            ("member", member),
+        )
+    }
+    assert said == {
+        # The table link scores while the match is played, then only watches.
+        "table": [(True, False), (False, True)],
+        "spectator": [(False, True), (False, True)],
+        "owner": [(False, False), (False, False)],
+        "member": [(False, False), (False, False)],
+    }

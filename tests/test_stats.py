@@ -7,6 +7,7 @@ import pytest
 from flask import Flask
 from hypothesis import given
 from hypothesis import strategies as st
+from stored import OWNER
 from stored import create_stored_match
 from stored import match_document
 
@@ -14,6 +15,7 @@ from anotador import services
 from anotador import stats
 from anotador.models import name_key
 from anotador.services.scope import EVERYTHING
+from anotador.services.scope import Scope
 
 AB, CD, AC, BD = ["Ana", "Beto"], ["Carla", "Dani"], ["Ana", "Carla"], ["Beto", "Dani"]
 
@@ -123,6 +125,22 @@ def test_player_record(app: Flask, ids: dict[str, int]):
         (ids["Carla"], 1, 1),
     ]
     assert [(r.won, r.balance) for r in figures.results] == [(False, -1), (True, 0), (True, 1)]
+
+
+def test_a_match_without_hands_is_not_a_match_played(app: Flask, ids: dict[str, int]):
+    """Issue 25: a rematch nobody scored yet (or a match opened and left) counts nowhere."""
+    for players in ([AB, CD], [AC, BD]):
+        create_stored_match(app, document("uruguaya", "2024-04-01", players, []))
+    ana, beto = frozenset([ids["Ana"]]), frozenset([ids["Beto"]])
+    assert stats.team_stats(load(app, ids["Ana"]), ana).overall.matches == 4
+    assert stats.record(load(app, ids["Ana"], ids["Beto"]), ana | beto).matches == 3
+    with app.app_context():
+        # The account's own statement (one player, no filter) too.
+        owner = Scope(services.accounts.find_account(OWNER).id)
+        mine = services.queries.summaries(owner, [ids["Ana"]])
+        rows, _after = services.queries.player_registry(owner)
+    assert stats.record(mine, ana).matches == 4
+    assert {row.name: row.matches for row in rows} == {"Ana": 4, "Beto": 4, "Carla": 4, "Dani": 4}
 
 
 def test_filters_by_variant_and_dates(app: Flask, ids: dict[str, int]):

@@ -34,6 +34,11 @@ class Filters:
         return any((self.player, self.variant, self.status, self.since, self.until, self.search))
 
 
+#: A match counts in a player's statistics once a hand of it was played: a rematch nobody
+#: scored yet (or a match opened and left) is not a match played.
+PLAYED = Match.hand_count > 0
+
+
 def like_pattern(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"

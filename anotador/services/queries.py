@@ -38,6 +38,7 @@ from anotador.services.batches import reload_matches as reload_matches
 from anotador.services.batches import stored_batches as stored_batches
 from anotador.services.batches import stored_copies as stored_copies
 from anotador.services.batches import versions_between as versions_between
+from anotador.services.filters import PLAYED
 from anotador.services.filters import Filters as Filters
 from anotador.services.filters import filtered
 from anotador.services.filters import like_pattern
@@ -214,13 +215,13 @@ class PlayerRow:
 def player_registry(
     scope: Scope, search: str = "", after: str | None = None, size: int = PLAYERS_PAGE_SIZE
 ) -> tuple[list[PlayerRow], str | None]:
-    """The players ``scope`` sees by name, with how many of its matches each played; keyset
-    on ``name_key``."""
+    """The players ``scope`` sees by name, with how many of its matches each played (with a
+    hand at least); keyset on ``name_key``."""
     seats = (
         sa.select(Seat.player_id, sa.func.count(sa.distinct(Seat.side_id)).label("matches"))
         .join(Side, Side.id == Seat.side_id)
         .join(Match, Match.id == Side.match_id)
-        .where(scope.matches())
+        .where(scope.matches(), PLAYED)
         .group_by(Seat.player_id)
         .subquery()
     )

@@ -25,6 +25,7 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.services.documents import document_of
+from anotador.services.filters import PLAYED
 from anotador.services.filters import Filters
 from anotador.services.filters import filtered
 from anotador.services.filters import matches_of
@@ -41,7 +42,7 @@ def summaries(
     all_players: bool = False,
 ) -> list[stats.MatchSummary]:
     """Per-match summaries of the matches ``scope`` sees where every one of ``player_ids``
-    sat (any of them with ``all_players=False``), oldest first."""
+    sat (any of them with ``all_players=False``) and a hand was played, oldest first."""
     return kept_summaries(scope, player_ids, filters, all_players=all_players).found
 
 
@@ -101,7 +102,7 @@ def kept_summaries(
     if scope.of_account and not filters.active and len(ids) == 1:
         parameters = {**scope.parameters(), "statistics_player": ids[0]}
         return Summaries(connection.execute(ACCOUNT_PLAYER, parameters).all())
-    statement = filtered(scope, sa.select(Match), filters, None)
+    statement = filtered(scope, sa.select(Match), filters, None).where(PLAYED)
     if all_players:
         for player_id in ids:
             statement = statement.where(Match.id.in_(matches_of([player_id])))
@@ -119,6 +120,7 @@ ACCOUNT_PLAYER = (
     sa.select(*KEY_COLUMNS)
     .where(
         ACCOUNT_MATCHES,
+        PLAYED,
         Match.id.in_(played_by(sa.bindparam("statistics_player", type_=sa.Integer))),
     )
     .order_by(Match.played_on, Match.id)

@@ -43,6 +43,7 @@ from anotador.rules import validate_match
 from anotador.rules.variant import LAYOUTS
 from anotador.views.live import watched
 from anotador.views.pdf import sheet_link
+from anotador.views.sharing import link_role
 from anotador.views.sharing import rematch_reached
 
 bp = Blueprint("matches", __name__)
@@ -211,6 +212,7 @@ def show(match_id: int) -> str:
         ),
         live=watched(match_id, state.version, state.hand_count),
         rematch=state.rematch_id is not None and rematch_reached(match_id, state.sharing),
+        link_role=link_role(granted),
     )
 
 

@@ -55,6 +55,14 @@ def follow_rematch(match_id: int) -> Response:
     return redirect(url_for("matches.show", match_id=shown), 303)
 
 
+def link_role(granted: access.Grant) -> str | None:
+    """What a phone that reaches a match through one of its links may do there: "score" or
+    "watch"; None when it reaches it otherwise (its owner, a member of its group)."""
+    if not granted.credential.startswith(access.link_credential("")):
+        return None
+    return "score" if granted.level >= access.Level.SCORE else "watch"
+
+
 def link_kind(sharing: Sharing) -> LinkKind | None:
     """The kind of link this browser opened for a match shared as ``sharing``, if any."""
     opened = access.links()

@@ -7,6 +7,7 @@ import pytest
 from phone import AXE
 from phone import Table
 from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +44,13 @@ def test_no_serious_accessibility_violations(page: Page, table: Table, scheme: s
         "Nosotros",
         {"Nosotros": {"Limpias": 1, "Puntos en mesa": 300}, "Ellos": {"Puntos en mano": 40}},
     )
+    # Both links made: the share page with its copy and share buttons.
+    page.goto(match_url + "/compartir")
+    for _link in range(2):
+        page.get_by_role("button", name="Crear el enlace").first.tap()
+    expect(page.get_by_role("button", name="Copiar")).to_have_count(2)
     screens = {
+        "share": match_url + "/compartir",
         "home": "/",
         "new-match": "/partidas/nueva",
         "match": match_url,

@@ -144,3 +144,33 @@ def test_the_other_screens_fit_the_phone(
         if found := check(page, shot, name, width):
             problems[name] = found
     assert not problems, problems
+
+
+THREE_SIDES = [(name, layout) for name, layout in COMBINATIONS if LAYOUTS[layout].sides == 3]
+#: How much wider than its box the hand's preview is (its table, or anything in it).
+PREVIEW_OVERFLOW = """() => {
+  const box = document.getElementById("preview").getBoundingClientRect();
+  let right = box.right;
+  for (const el of document.querySelectorAll("#preview, #preview *")) {
+    right = Math.max(right, el.getBoundingClientRect().right);
+  }
+  const table = document.getElementById("preview-table");
+  return {over: Math.round(right - Math.min(box.right, window.innerWidth)),
+          shown: !table.hidden && table.getBoundingClientRect().height > 0};
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize(("variant", "layout"), THREE_SIDES)
+def test_the_preview_of_three_sides_fits_the_phone(
+    page: Page, shot: Any, live_server: LiveServer, variant: str, layout: str, width: int
+) -> None:
+    """Issue 25, item 8: the preview was 17 px wider than its box at 390 px."""
+    page.set_viewport_size({"width": width, "height": 800})
+    match_id = create_stored_match(live_server.app, played_match(variant, layout))
+    page.goto(f"/partidas/{match_id}/manos/2")  # a hand corrected is previewed at once
+    page.locator("#preview-table").wait_for()
+    found = page.evaluate(PREVIEW_OVERFLOW)
+    shot(f"{width}-preview")
+    assert found["shown"], found
+    assert found["over"] <= 0, found
