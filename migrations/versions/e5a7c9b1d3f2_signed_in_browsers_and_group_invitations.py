@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "e5a7c9b1d3f2"
-down_revision = "c4d2e6f8a1b3"
+down_revision = "d5e7f9a2b4c6"
 branch_labels = None
 depends_on = None
 

@@ -19,7 +19,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "e5f7a9b1c3d5"
-down_revision = "c4d2e6f8a1b3"
+down_revision = "e5a7c9b1d3f2"
 branch_labels = None
 depends_on = None
 
