@@ -7,7 +7,7 @@ signing out ends it on the server. Joining a group is an invitation the account 
 Cookies made before this revision name no row: every browser signs in once more.
 
 Revision ID: e5a7c9b1d3f2
-Revises: c4d2e6f8a1b3
+Revises: d5e7f9a2b4c6
 Create Date: 2026-12-03 12:50:00.000000
 
 """

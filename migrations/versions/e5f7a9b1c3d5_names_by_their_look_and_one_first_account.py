@@ -9,7 +9,7 @@ oldest administrator is it. ``sign_in_failure.last_failure`` is indexed: forgott
 deleted along it.
 
 Revision ID: e5f7a9b1c3d5
-Revises: c4d2e6f8a1b3
+Revises: e5a7c9b1d3f2
 Create Date: 2026-12-03 13:20:00.000000
 
 """
