@@ -24,6 +24,10 @@ SIDES = [
     {"name": "Nos", "players": ["Ana", "Carla"]},
     {"name": "Ellos", "players": ["Beto", "Dani"]},
 ]
+HAND = {
+    "end": "stock_out",
+    "sides": [{"table_points": 120, "hand_points": 20}, {"table_points": 90, "hand_points": 10}],
+}
 
 
 def owned_match(app: Flask, **document: object) -> int:
@@ -92,7 +96,9 @@ def test_a_table_link_reads_only_once_the_match_is_over(app: Flask, client: Flas
 
 def test_a_group_member_sees_the_match_and_its_players_and_not_the_rest(app: Flask):
     create_account(app, "Miembro")
-    shared, private = owned_match(app), owned_match(app, title="Privada")
+    # With a hand each: the statistics count matches played.
+    shared = owned_match(app, hands=[HAND])
+    private = owned_match(app, title="Privada", hands=[HAND])
     owner = signed_in(app)
     created = owner.post("/grupos", data={"name": "Familia"})
     group_id = int(created.headers["Location"].rsplit("/", 1)[1])

@@ -211,7 +211,9 @@ def show(match_id: int) -> str:
             "pdf.blank_sheet", variante=state.variant, disposicion=state.layout
         ),
         live=watched(match_id, state.version, state.hand_count),
-        rematch=state.rematch_id is not None and rematch_reached(match_id, state.sharing),
+        rematch=(
+            state.rematch_id is not None and rematch_reached(match_id, state.sharing) is not None
+        ),
         link_role=link_role(granted),
     )
 
