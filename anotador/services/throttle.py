@@ -5,9 +5,9 @@ host of an installation counts the same ones. An attempt is *claimed* before its
 code is checked (:func:`claim`): one statement per key both checks the key's allowance and
 counts the attempt, so attempts arriving at once can never pass more than the allowance, and
 each is counted exactly once whatever the database (an upsert creates the key's row, an
-atomic ``UPDATE ... WHERE <allowed>`` counts). A success gives back what it claimed
-(:func:`forget`, :func:`give_back`). A key forgets its attempts :data:`LOCK_FOR` after the
-last one.
+atomic ``UPDATE ... WHERE <allowed>`` counts; an attempt refused is counted by a plain
+``failures + 1``). A success gives back what it claimed (:func:`forget`, :func:`give_back`).
+A key forgets its attempts :data:`LOCK_FOR` after the last one let through.
 
 Keys (OWASP's "device cookies", docs/architecture.md): a browser that signed in to an
 account before presents its device cookie and has its own allowance for that account
@@ -117,49 +117,51 @@ def allowance_of(key: str) -> Allowance:
 
 
 def claim(keys: Sequence[str], now: datetime.datetime | None = None) -> int:
-    """Count one attempt on every key, if every key allows one now, and answer 0; else count
-    nothing and answer how many seconds to wait (commits either way)."""
+    """Count one attempt on every key; answer 0 when every key let it through, else how many
+    seconds to wait (commits). An attempt refused counts too, without moving the key's clock:
+    twenty at once leave twenty counted, the lock comes after them as after twenty in a row,
+    and it runs from the last attempt that was let through."""
     now = now or utc_now()
-    created = False
+    created = refused = False
     with write_turns.turn():
         for key in sorted(set(keys)):  # one order: two requests never wait for each other
-            claimed, new = claim_one(key, now)
+            let_through, new = claim_one(key, now)
             created = created or new
-            if not claimed:
-                db.session.rollback()
-                return max(wait_seconds(keys, now), 1)
+            refused = refused or not let_through
         db.session.commit()
         if created:
             prune(now)
-    return 0
+    return max(wait_seconds(keys, now), 1) if refused else 0
 
 
 def claim_one(key: str, now: datetime.datetime) -> tuple[bool, bool]:
-    """Whether an attempt on ``key`` was counted, and whether its row was new."""
+    """Count an attempt on ``key``: whether it was let through, and whether the key's row is
+    new."""
     created = False
     for _ in range(CLAIM_TRIES):
         inserted = cast(sa.CursorResult[Any], db.session.execute(new_row(key, now)))
         created = created or bool(inserted.rowcount)
-        counted = cast(
-            sa.CursorResult[Any],
-            db.session.execute(
-                sa.update(SignInFailure)
-                .where(SignInFailure.key == key, allowed(allowance_of(key), now))
-                .values(
-                    failures=sa.case(
-                        (SignInFailure.last_failure <= now - LOCK_FOR, 1),
-                        else_=SignInFailure.failures + 1,
-                    ),
-                    last_failure=now,
-                )
-                .execution_options(synchronize_session=False)
-            ),
+        let_through = sa.case(
+            (SignInFailure.last_failure <= now - LOCK_FOR, 1),
+            else_=SignInFailure.failures + 1,
         )
-        if counted.rowcount:
+        if counted(key, allowed(allowance_of(key), now), failures=let_through, last_failure=now):
             return True, created
-        if db.session.get(SignInFailure, key, populate_existing=True) is not None:
+        if counted(key, sa.true(), failures=SignInFailure.failures + 1):
             return False, created
+        # The row was deleted under this claim (forgotten, or a success): make it again.
     return False, created
+
+
+def counted(key: str, condition: sa.ColumnElement[bool], **values: Any) -> bool:
+    """One atomic ``UPDATE`` of the key's row where ``condition`` holds: whether it did."""
+    update = (
+        sa.update(SignInFailure)
+        .where(SignInFailure.key == key, condition)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(cast(sa.CursorResult[Any], db.session.execute(update)).rowcount)
 
 
 def new_row(key: str, now: datetime.datetime) -> sa.Executable:
