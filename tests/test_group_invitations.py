@@ -167,3 +167,14 @@ def test_accepting_counts_toward_the_limit_of_groups(app: Flask, monkeypatch: py
         assert services.groups.invitation_of(member_id, second) is not None
         with pytest.raises(AccountRefused):
             services.groups.accept(member_id, second)
+
+
+def test_deleting_a_group_takes_its_invitations(app: Flask):
+    create_account(app, "Miembro")
+    owner, member = signed_in(app), signed_in(app, "Miembro")
+    group_id, _match_id = group_with_match(app, owner)
+    assert invite(owner, group_id, "Miembro") == 303
+    assert "te invita a Familia" in member.get("/grupos").get_data(as_text=True)
+    assert owner.post(f"/grupos/{group_id}/borrar").status_code == 303
+    assert "te invita" not in member.get("/grupos").get_data(as_text=True)
+    assert member.post(f"/grupos/{group_id}/aceptar").status_code == 404
