@@ -120,8 +120,8 @@ class Membership(Model):
 
 class Invitation(Model):
     """An account asked into a group, until it accepts (a :class:`Membership` then) or
-    declines: before that the group shows nowhere in its lists and counts toward none of its
-    limits."""
+    declines (for good): before that the group shows nowhere in its lists and counts toward
+    none of its limits."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(sa.ForeignKey("account_group.id", ondelete="CASCADE"))
@@ -131,6 +131,8 @@ class Invitation(Model):
     invited_by_id: Mapped[int] = mapped_column(
         sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
     )
+    # Declined: kept so that the group cannot ask again (a stranger could, without end).
+    declined: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )

@@ -60,7 +60,7 @@ def test_an_invitation_shows_nothing_of_the_group_until_it_is_accepted(app: Flas
     group_id, match_id = group_with_match(app, owner)
     assert invite(owner, group_id, "miembro") == 303
     assert sees_the_group(member, group_id, match_id) == NOTHING
-    assert "Miembro" in owner.get(f"/grupos/{group_id}").get_data(as_text=True)  # invited
+    assert "Invitados" in owner.get(f"/grupos/{group_id}").get_data(as_text=True)
     hint = "1 invitación a un grupo espera tu respuesta."
     assert hint in member.get("/").get_data(as_text=True)
     assert hint in member.get("/cuenta").get_data(as_text=True)
@@ -81,8 +81,13 @@ def test_a_declined_invitation_leaves_nothing(app: Flask):
     assert sees_the_group(member, group_id, match_id) == NOTHING
     assert "te invita" not in member.get("/grupos").get_data(as_text=True)
     assert member.post(f"/grupos/{group_id}/aceptar").status_code == 404
-    # The owner may ask again.
-    assert invite(owner, group_id, "Miembro") == 303
+    assert member.post(f"/grupos/{group_id}/rechazar").status_code == 404
+    # For good: the group cannot ask again (a stranger would, without end), nor withdraw it.
+    again = owner.post(f"/grupos/{group_id}/invitaciones", data={"name": "Miembro"})
+    assert again.status_code == 422
+    assert "Miembro rechazó la invitación a este grupo." in again.get_data(as_text=True)
+    assert "Invitados" not in owner.get(f"/grupos/{group_id}").get_data(as_text=True)
+    assert sees_the_group(member, group_id, match_id) == NOTHING
 
 
 def test_a_member_can_leave(app: Flask):
@@ -167,3 +172,14 @@ def test_accepting_counts_toward_the_limit_of_groups(app: Flask, monkeypatch: py
         assert services.groups.invitation_of(member_id, second) is not None
         with pytest.raises(AccountRefused):
             services.groups.accept(member_id, second)
+
+
+def test_deleting_a_group_takes_its_invitations(app: Flask):
+    create_account(app, "Miembro")
+    owner, member = signed_in(app), signed_in(app, "Miembro")
+    group_id, _match_id = group_with_match(app, owner)
+    assert invite(owner, group_id, "Miembro") == 303
+    assert "te invita a Familia" in member.get("/grupos").get_data(as_text=True)
+    assert owner.post(f"/grupos/{group_id}/borrar").status_code == 303
+    assert "te invita" not in member.get("/grupos").get_data(as_text=True)
+    assert member.post(f"/grupos/{group_id}/aceptar").status_code == 404

@@ -26,6 +26,8 @@ MAX_GROUPS = 50
 #: Invitations one account may have waiting for an answer, whatever its groups: a stranger
 #: cannot flood anyone's page with groups.
 MAX_INVITATIONS = 20
+#: An invitation waiting for its answer (a declined one stays, hidden).
+PENDING = Invitation.declined.is_(False)
 
 
 def group_ids_of(user_id: int) -> list[int]:
@@ -73,9 +75,16 @@ def invite(group: Group, inviter_id: int, name: str) -> User:
         raise AccountRefused("name", str(_l("There is no account with that name.")))
     if any(membership.user_id == user.id for membership in group.memberships):
         raise AccountRefused("name", str(_l("%(name)s is in the group already.", name=user.name)))
-    if invitation_of(user.id, group.id) is not None:
+    asked = db.session.scalars(
+        sa.select(Invitation).where(Invitation.user_id == user.id, Invitation.group_id == group.id)
+    ).first()
+    if asked is not None and asked.declined:
+        raise AccountRefused(
+            "name", str(_l("%(name)s declined the invitation to this group.", name=user.name))
+        )
+    if asked is not None:
         raise AccountRefused("name", str(_l("%(name)s is invited already.", name=user.name)))
-    waiting = sa.select(sa.func.count()).where(Invitation.invited_by_id == inviter_id)
+    waiting = sa.select(sa.func.count()).where(Invitation.invited_by_id == inviter_id, PENDING)
     if (db.session.scalar(waiting) or 0) >= MAX_INVITATIONS:
         raise AccountRefused(
             "name",
@@ -93,8 +102,9 @@ def invite(group: Group, inviter_id: int, name: str) -> User:
 
 
 def invitation_of(user_id: int, group_id: int) -> Invitation | None:
+    """The account's invitation into the group, waiting for its answer."""
     statement = sa.select(Invitation).where(
-        Invitation.user_id == user_id, Invitation.group_id == group_id
+        Invitation.user_id == user_id, Invitation.group_id == group_id, PENDING
     )
     return db.session.scalars(statement).first()
 
@@ -104,7 +114,7 @@ def invitations_of(user_id: int) -> list[Invitation]:
     groups and who invited."""
     statement = (
         sa.select(Invitation)
-        .where(Invitation.user_id == user_id)
+        .where(Invitation.user_id == user_id, PENDING)
         .order_by(Invitation.created_at.desc(), Invitation.id.desc())
         .options(sa.orm.joinedload(Invitation.group))
     )
@@ -112,7 +122,7 @@ def invitations_of(user_id: int) -> list[Invitation]:
 
 
 def invitation_count(user_id: int) -> int:
-    statement = sa.select(sa.func.count()).where(Invitation.user_id == user_id)
+    statement = sa.select(sa.func.count()).where(Invitation.user_id == user_id, PENDING)
     return db.session.scalar(statement) or 0
 
 
@@ -121,7 +131,7 @@ def invited_to(group_id: int) -> list[Invitation]:
     statement = (
         sa.select(Invitation)
         .join(User, User.id == Invitation.user_id)
-        .where(Invitation.group_id == group_id)
+        .where(Invitation.group_id == group_id, PENDING)
         .order_by(User.name_key)
     )
     return list(db.session.scalars(statement))
@@ -145,15 +155,29 @@ def accept(user_id: int, group_id: int) -> Group | None:
     return group
 
 
-def drop_invitation(user_id: int, group_id: int) -> bool:
-    """An invitation declined by its account or withdrawn by the group's owner (commits);
-    False when there was none."""
-    statement = sa.delete(Invitation).where(
-        Invitation.user_id == user_id, Invitation.group_id == group_id
+def decline(user_id: int, group_id: int) -> bool:
+    """Say no to an invitation, for good (commits); False when none was waiting."""
+    statement = (
+        sa.update(Invitation)
+        .where(Invitation.user_id == user_id, Invitation.group_id == group_id, PENDING)
+        .values(declined=True)
     )
-    gone = cast(sa.CursorResult[Any], db.session.execute(statement)).rowcount
+    return _changed(statement)
+
+
+def withdraw(group: Group, user_id: int) -> bool:
+    """The owner takes back an invitation still waiting (commits); False when there was none
+    (a declined one stays: the group cannot ask again)."""
+    statement = sa.delete(Invitation).where(
+        Invitation.user_id == user_id, Invitation.group_id == group.id, PENDING
+    )
+    return _changed(statement)
+
+
+def _changed(statement: sa.Executable) -> bool:
+    changed = cast(sa.CursorResult[Any], db.session.execute(statement)).rowcount
     db.session.commit()
-    return bool(gone)
+    return bool(changed)
 
 
 def remove_member(group: Group, user_id: int) -> bool:

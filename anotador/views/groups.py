@@ -116,7 +116,7 @@ def withdraw(group_id: int, invitee_id: int) -> Response:
     group = group_or_404(group_id, owned=True)
     if not ConfirmForm().validate_on_submit():
         flash(str(FORM_EXPIRED), "error")
-    elif not services.groups.drop_invitation(invitee_id, group.id):
+    elif not services.groups.withdraw(group, invitee_id):
         abort(404)
     else:
         flash(_("Invitation withdrawn."), "success")
@@ -151,7 +151,7 @@ def decline(group_id: int) -> Response:
         abort(404)
     if not ConfirmForm().validate_on_submit():
         flash(str(FORM_EXPIRED), "error")
-    elif services.groups.drop_invitation(current_id(), group_id):
+    elif services.groups.decline(current_id(), group_id):
         flash(_("Invitation declined."), "success")
     return redirect(url_for(".index"), 303)
 

@@ -43,6 +43,7 @@ def upgrade():
         sa.Column("group_id", sa.Integer(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("invited_by_id", sa.Integer(), nullable=False),
+        sa.Column("declined", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["group_id"],

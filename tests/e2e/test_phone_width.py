@@ -10,6 +10,7 @@ import pytest
 from conftest import LiveServer
 from playwright.sync_api import Page
 from stored import OWNER
+from stored import PASSWORD
 from stored import create_stored_match
 
 from anotador import rules
@@ -128,6 +129,11 @@ def test_the_other_screens_fit_the_phone(
         scope = services.scope.Scope(owner.id)
         player = services.queries.find_player(scope, "Jugadora 11")
         group = services.groups.create_group(owner.id, f"La mesa de los jueves {width}")
+        # An invitation waiting in each direction: the lists of both show on the pages.
+        guest = services.accounts.create_account(f"Invitada con nombre largo {width}", PASSWORD)
+        services.groups.invite(group, owner.id, guest.name)
+        theirs = services.groups.create_group(guest.id, f"El club de los martes {width}")
+        services.groups.invite(theirs, guest.id, OWNER)
         ids = (player.id, group.id)
     problems: dict[str, Any] = {}
     for name, url in [
