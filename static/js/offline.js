@@ -293,7 +293,9 @@
           alertBefore(form, converted.problem.message);
         } else if (!busy) {
           busy = true;
-          queue(form, info, converted.hand);
+          // After the other listeners of this tap (draft.js marks the draft as sent): the
+          // queued hand's draft is then dropped for good.
+          setTimeout(function () { queue(form, info, converted.hand); }, 0);
         }
         return;
       }
@@ -408,6 +410,10 @@
     next.addEventListener("click", function () { nextHandHere(form, info); });
     sheet.appendChild(element("p", "actions")).appendChild(next);
     var list = sheet.appendChild(element("div", "sheet"));
+    var head = list.appendChild(element("div", "sheet-row sheet-head"));
+    head.setAttribute("aria-hidden", "true");
+    head.appendChild(element("span", "hand-number", "#"));
+    names.forEach(function (name) { head.appendChild(element("span", "cell", name)); });
     var rows = base.hands.map(function (hand, index) { return list.appendChild(storedRow(index + 1, names)); });
     here.appendChild(sheet);
     var page = form.closest(".hand-page");
