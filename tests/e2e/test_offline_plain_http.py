@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from phone import Shot
 from phone import Table
 from phone import points
+from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -204,3 +206,37 @@ def test_a_refused_save_is_shown_in_place_with_what_was_typed(
     expect(page).to_have_url(re.compile(rf"/partidas/{match_id}$"))
     expect(page.get_by_role("status").filter(has_text="Mano 1 anotada.")).to_be_visible()
     assert len(stored_hands(live_server, match_id)) == 1
+
+
+def test_a_save_after_another_phones_is_shown_in_place_with_the_fresh_totals(
+    page: Page,
+    table: Table,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: LiveServer,
+    shot: Shot,
+):
+    """The form was opened before another phone saved hand 1: the save is refused in place
+    (the fresh totals at the top, what was typed kept), and the next tap records it as hand 2."""
+    match_id = match_id_of(table.new_match())
+    table.open_new_hand()
+    table.fill_hand(*SECOND)
+    page.evaluate("window.samePage = true")
+
+    other_context = browser.new_context(**browser_context_args)
+    other = Table(other_context.new_page(), shot)
+    other.page.goto(f"/partidas/{match_id}")
+    other.record_hand(*FIRST)
+    other_context.close()
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page.locator("#problemas")).to_contain_text("Otro teléfono anotó una mano")
+    expect(page.locator("table.standing .big")).to_have_text([points(1800), points(490)])
+    expect(table.side("Ellos").get_by_label("Puntos en mesa", exact=True)).to_have_value("300")
+    assert page.evaluate("window.samePage === true")
+    assert len(stored_hands(live_server, match_id)) == 1
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page).to_have_url(re.compile(rf"/partidas/{match_id}$"))
+    table.expect_row(2, [270, 900], [2070, 1390])
+    assert [hand["closer"] for hand in stored_hands(live_server, match_id)] == [0, 1]
