@@ -287,7 +287,9 @@
       if (bypass || (submitter && submitter.value && submitter.value !== "save")) return;
       var converted = toHand(form, info);
       event.preventDefault();
-      if (!navigator.onLine) {
+      // A hand after hands still waiting (or typed on the planilla drawn here) waits too, so
+      // that the outbox sends them in the order they were played.
+      if (!navigator.onLine || ofMatch(info.match).length || form.dataset.formUrl) {
         if (converted.problem) {
           event.stopImmediatePropagation();
           alertBefore(form, converted.problem.message);
@@ -373,8 +375,12 @@
   function showQueued(form, info) {
     var kept = controlled() && window.caches ? caches.match(info.planilla, { ignoreSearch: true }) : Promise.resolve(null);
     kept.catch(function () { return null; }).then(function (page) {
-      if (page) window.location.assign(info.planilla);
-      else planillaHere(form, info);
+      if (page) {
+        window.location.assign(info.planilla);
+        return;
+      }
+      planillaHere(form, info);
+      if (navigator.onLine) flush();
     });
   }
 

@@ -154,10 +154,17 @@ def test_an_unreachable_server_with_the_phone_online_queues_the_hand_too(
         [points(1800), points(490)], timeout=ENGINE_STARTS
     )
 
-    signal_back(context, page)
-    expect(pending(page)).to_have_count(0, timeout=15_000)
+    # The server is back (no "online" event: the phone never knew it was gone) while the next
+    # hand is typed: it goes after the waiting one, both in the order played.
+    context.unroute("**/*")
+    page.get_by_role("button", name="Anotar mano").tap()
+    table.fill_hand(*SECOND)
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page.locator("#planilla-here")).to_have_count(0, timeout=15_000)
+    expect(pending(page)).to_have_count(0)
     table.expect_row(1, [1800, 490], [1800, 490])
-    assert len(stored_hands(live_server, match_id)) == 1
+    table.expect_row(2, [270, 900], [2070, 1390])
+    assert [hand["closer"] for hand in stored_hands(live_server, match_id)] == [0, 1]
 
 
 def test_the_preview_without_signal_has_the_engines_totals(
