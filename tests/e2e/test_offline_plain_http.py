@@ -21,6 +21,7 @@ from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from anotador import services
@@ -64,8 +65,8 @@ def no_service_worker(page: Page) -> None:
 
 
 def fill_while_online(page: Page, table: Table, closer: str, sides: dict[str, Any]) -> None:
-    """The hand typed with a signal: the page starts the phone's engine by itself while it
-    can still fetch its files (its rules bundle arrives), and the engine is ready."""
+    """The hand typed with a signal: a few seconds into it the page starts the phone's engine
+    by itself while it can still fetch its files (its rules bundle arrives), and it is ready."""
     with page.expect_request_finished(lambda r: "/motor/reglas-" in r.url, timeout=ENGINE_STARTS):
         table.fill_hand(closer, sides)
     page.evaluate("() => window.anotadorEngine.start()")
@@ -79,7 +80,7 @@ def signal_lost(context: BrowserContext) -> None:
 def signal_back(context: BrowserContext, page: Page) -> None:
     """As test_offline_outbox.py's: the page is told too (Chromium's own event may come late);
     the outbox may already have reloaded the page, which ends the script that tells it."""
-    context.unroute("**/*")
+    context.unroute_all(behavior="ignoreErrors")
     context.set_offline(False)
     with contextlib.suppress(PlaywrightError):
         page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -167,6 +168,28 @@ def test_an_unreachable_server_with_the_phone_online_queues_the_hand_too(
     assert [hand["closer"] for hand in stored_hands(live_server, match_id)] == [0, 1]
 
 
+def test_a_save_the_server_never_answers_waits_in_the_outbox_and_is_stored_once(
+    page: Page, context: BrowserContext, table: Table, live_server: LiveServer
+):
+    """A request that hangs (the wifi is there, the server is not) is given up after a while:
+    the hand waits as pending on the planilla drawn in the page, never on "Guardando…"."""
+    match_id = match_id_of(table.new_match())
+    table.open_new_hand()
+    table.fill_hand(*FIRST)
+    hung: list[Route] = []
+    context.route("**/manos/nueva", lambda route: hung.append(route))  # never answered
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(pending(page)).to_have_count(1, timeout=30_000)
+    on_the_planilla_drawn_here(page, match_id)
+    assert len(hung) == 1
+
+    signal_back(context, page)
+    expect(page.locator("#planilla-here")).to_have_count(0, timeout=15_000)
+    table.expect_row(1, [1800, 490], [1800, 490])
+    assert len(stored_hands(live_server, match_id)) == 1
+
+
 def test_the_preview_without_signal_has_the_engines_totals(
     page: Page, context: BrowserContext, table: Table
 ):
@@ -230,7 +253,8 @@ def test_a_save_after_another_phones_is_shown_in_place_with_the_fresh_totals(
     table.fill_hand(*SECOND)
     page.evaluate("window.samePage = true")
 
-    other_context = browser.new_context(**browser_context_args)
+    # Without JavaScript: a quick save, its engine never started on this busy machine.
+    other_context = browser.new_context(**browser_context_args, java_script_enabled=False)
     other = Table(other_context.new_page(), shot)
     other.page.goto(f"/partidas/{match_id}")
     other.record_hand(*FIRST)
