@@ -177,7 +177,15 @@ def test_a_save_the_server_never_answers_waits_in_the_outbox_and_is_stored_once(
     table.open_new_hand()
     table.fill_hand(*FIRST)
     hung: list[Route] = []
-    context.route("**/manos/nueva", lambda route: hung.append(route))  # never answered
+
+    def out_of_reach(route: Route) -> None:
+        """The save is never answered; anything else (the outbox too) fails at once."""
+        if route.request.method == "POST" and route.request.url.endswith("/manos/nueva"):
+            hung.append(route)
+        else:
+            route.abort()
+
+    context.route("**/*", out_of_reach)
 
     page.get_by_role("button", name="Guardar mano", exact=True).tap()
     expect(pending(page)).to_have_count(1, timeout=30_000)
