@@ -418,6 +418,7 @@
     summaryText = summary ? summary.textContent : "";
     form.dispatchEvent(new Event("anotador:hand-ready"));
     if (summary) summary.focus();
+    preview();  // as for a form shown again by the server
     return true;
   }
 

@@ -268,16 +268,21 @@
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
     // Without a connection the engine starts while the hand is being typed (it takes seconds).
     // Without a service worker nothing keeps its files for later: it starts while there is a
-    // connection, once the hand is being typed, and stays ready in this page.
+    // connection, a few seconds into typing a hand (the first taps and previews stay quick on
+    // a slow phone), and stays ready in this page.
     function warmEngine() {
       if (window.anotadorEngine && (!navigator.onLine || !controlled())) {
         window.anotadorEngine.start().catch(function () {});
       }
     }
+    var typing = null;
+    function typingStarted() {
+      if (typing === null) typing = setTimeout(warmEngine, WARM_AFTER_MS);
+    }
     if (!navigator.onLine) warmEngine();
     window.addEventListener("offline", warmEngine);
-    form.addEventListener("input", warmEngine, { once: true });
-    form.addEventListener("change", warmEngine, { once: true });
+    form.addEventListener("input", typingStarted);
+    form.addEventListener("change", typingStarted);
     backOffline(form, info);
     var busy = false;
     var bypass = false;
@@ -287,13 +292,19 @@
       if (bypass || (submitter && submitter.value && submitter.value !== "save")) return;
       var converted = toHand(form, info);
       event.preventDefault();
-      if (!navigator.onLine) {
+      // A hand after hands still waiting to be sent (or typed on the planilla drawn here)
+      // waits too, so that the outbox sends them in the order they were played. A hand
+      // refused or in conflict waits for a person, not this one.
+      var behind = ofMatch(info.match).some(function (entry) { return entry.state === "waiting"; });
+      if (!navigator.onLine || behind || form.dataset.formUrl) {
         if (converted.problem) {
           event.stopImmediatePropagation();
           alertBefore(form, converted.problem.message);
         } else if (!busy) {
           busy = true;
-          queue(form, info, converted.hand);
+          // After the other listeners of this tap (draft.js marks the draft as sent): the
+          // queued hand's draft is then dropped for good.
+          setTimeout(function () { queue(form, info, converted.hand); }, 0);
         }
         return;
       }
@@ -321,15 +332,23 @@
   // with what was typed. Rejects with NO_ANSWER without a connection (or a server that cannot
   // answer: the hand may wait in the outbox), otherwise for an answer it cannot show.
   var NO_ANSWER = "no answer";
+  var WARM_AFTER_MS = 3000;
+  // On the LAN a phone may keep its wifi while the server is out of reach, and a request may
+  // then hang for minutes: after this long the hand waits in the outbox (its request key
+  // stores it once, should the server have had it after all).
+  var SAVE_WAIT_MS = 12000;
 
   function saveHere(form, info) {
     var keyInput = form.querySelector('input[name="request_key"]');
     var body = new FormData(form);
     body.set("action", "save");
+    var stop = window.AbortController ? new AbortController() : null;
+    var timer = stop && setTimeout(function () { stop.abort(); }, SAVE_WAIT_MS);
     return fetch(window.location.href, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      headers: { Accept: "application/json" }
+      headers: { Accept: "application/json" }, signal: stop ? stop.signal : undefined
     }).then(function (response) {
+      clearTimeout(timer);
       if (response.status >= 500) return Promise.reject(NO_ANSWER);
       if (response.type === "opaqueredirect") return Promise.reject("redirected");
       if (response.ok && (response.headers.get("Content-Type") || "").indexOf("json") >= 0) {
@@ -346,7 +365,10 @@
         if (!window.anotadorHand || !window.anotadorHand.showAnswer(doc)) return Promise.reject("not a form");
         freshInfo(doc, info);
       });
-    }, function () { return Promise.reject(NO_ANSWER); });
+    }, function () {
+      clearTimeout(timer);
+      return Promise.reject(NO_ANSWER);
+    });
   }
 
   // The match file of a form the server drew again (another phone saved meanwhile).
@@ -371,8 +393,12 @@
   function showQueued(form, info) {
     var kept = controlled() && window.caches ? caches.match(info.planilla, { ignoreSearch: true }) : Promise.resolve(null);
     kept.catch(function () { return null; }).then(function (page) {
-      if (page) window.location.assign(info.planilla);
-      else planillaHere(form, info);
+      if (page) {
+        window.location.assign(info.planilla);
+        return;
+      }
+      planillaHere(form, info);
+      if (navigator.onLine) flush();
     });
   }
 
@@ -408,6 +434,10 @@
     next.addEventListener("click", function () { nextHandHere(form, info); });
     sheet.appendChild(element("p", "actions")).appendChild(next);
     var list = sheet.appendChild(element("div", "sheet"));
+    var head = list.appendChild(element("div", "sheet-row sheet-head"));
+    head.setAttribute("aria-hidden", "true");
+    head.appendChild(element("span", "hand-number", "#"));
+    names.forEach(function (name) { head.appendChild(element("span", "cell", name)); });
     var rows = base.hands.map(function (hand, index) { return list.appendChild(storedRow(index + 1, names)); });
     here.appendChild(sheet);
     var page = form.closest(".hand-page");

@@ -56,7 +56,9 @@ def test_a_failed_save_reports_everything_once_and_focuses_the_summary(
     for message in (*MESSAGES, hint):
         expect(page.get_by_text(message, exact=True)).to_have_count(1)
     expect(table.side("Ellos").get_by_text(hint)).to_be_visible()
-    page.wait_for_load_state("networkidle")  # the preview ran: still each message once
+    # The preview of the form shown again ran (its messages replace the server's, marked
+    # live): still each message once.
+    expect(table.side("Ellos").locator(".msg.live").first).to_be_attached()
     for message in (*MESSAGES, hint):
         expect(page.get_by_text(message, exact=True)).to_have_count(1)
     table.shot("failed-save")

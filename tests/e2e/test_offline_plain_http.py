@@ -14,11 +14,14 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from phone import Shot
 from phone import Table
 from phone import points
+from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from anotador import services
@@ -62,8 +65,8 @@ def no_service_worker(page: Page) -> None:
 
 
 def fill_while_online(page: Page, table: Table, closer: str, sides: dict[str, Any]) -> None:
-    """The hand typed with a signal: the page starts the phone's engine by itself while it
-    can still fetch its files (its rules bundle arrives), and the engine is ready."""
+    """The hand typed with a signal: a few seconds into it the page starts the phone's engine
+    by itself while it can still fetch its files (its rules bundle arrives), and it is ready."""
     with page.expect_request_finished(lambda r: "/motor/reglas-" in r.url, timeout=ENGINE_STARTS):
         table.fill_hand(closer, sides)
     page.evaluate("() => window.anotadorEngine.start()")
@@ -77,7 +80,7 @@ def signal_lost(context: BrowserContext) -> None:
 def signal_back(context: BrowserContext, page: Page) -> None:
     """As test_offline_outbox.py's: the page is told too (Chromium's own event may come late);
     the outbox may already have reloaded the page, which ends the script that tells it."""
-    context.unroute("**/*")
+    context.unroute_all(behavior="ignoreErrors")
     context.set_offline(False)
     with contextlib.suppress(PlaywrightError):
         page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -152,8 +155,45 @@ def test_an_unreachable_server_with_the_phone_online_queues_the_hand_too(
         [points(1800), points(490)], timeout=ENGINE_STARTS
     )
 
+    # The server is back (no "online" event: the phone never knew it was gone) while the next
+    # hand is typed: it goes after the waiting one, both in the order played.
+    context.unroute("**/*")
+    page.get_by_role("button", name="Anotar mano").tap()
+    table.fill_hand(*SECOND)
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page.locator("#planilla-here")).to_have_count(0, timeout=15_000)
+    expect(pending(page)).to_have_count(0)
+    table.expect_row(1, [1800, 490], [1800, 490])
+    table.expect_row(2, [270, 900], [2070, 1390])
+    assert [hand["closer"] for hand in stored_hands(live_server, match_id)] == [0, 1]
+
+
+def test_a_save_the_server_never_answers_waits_in_the_outbox_and_is_stored_once(
+    page: Page, context: BrowserContext, table: Table, live_server: LiveServer
+):
+    """A request that hangs (the wifi is there, the server is not) is given up after a while:
+    the hand waits as pending on the planilla drawn in the page, never on "Guardando…"."""
+    match_id = match_id_of(table.new_match())
+    table.open_new_hand()
+    table.fill_hand(*FIRST)
+    hung: list[Route] = []
+
+    def out_of_reach(route: Route) -> None:
+        """The save is never answered; anything else (the outbox too) fails at once."""
+        if route.request.method == "POST" and route.request.url.endswith("/manos/nueva"):
+            hung.append(route)
+        else:
+            route.abort()
+
+    context.route("**/*", out_of_reach)
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(pending(page)).to_have_count(1, timeout=30_000)
+    on_the_planilla_drawn_here(page, match_id)
+    assert len(hung) == 1
+
     signal_back(context, page)
-    expect(pending(page)).to_have_count(0, timeout=15_000)
+    expect(page.locator("#planilla-here")).to_have_count(0, timeout=15_000)
     table.expect_row(1, [1800, 490], [1800, 490])
     assert len(stored_hands(live_server, match_id)) == 1
 
@@ -204,3 +244,38 @@ def test_a_refused_save_is_shown_in_place_with_what_was_typed(
     expect(page).to_have_url(re.compile(rf"/partidas/{match_id}$"))
     expect(page.get_by_role("status").filter(has_text="Mano 1 anotada.")).to_be_visible()
     assert len(stored_hands(live_server, match_id)) == 1
+
+
+def test_a_save_after_another_phones_is_shown_in_place_with_the_fresh_totals(
+    page: Page,
+    table: Table,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: LiveServer,
+    shot: Shot,
+):
+    """The form was opened before another phone saved hand 1: the save is refused in place
+    (the fresh totals at the top, what was typed kept), and the next tap records it as hand 2."""
+    match_id = match_id_of(table.new_match())
+    table.open_new_hand()
+    table.fill_hand(*SECOND)
+    page.evaluate("window.samePage = true")
+
+    # Without JavaScript: a quick save, its engine never started on this busy machine.
+    other_context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    other = Table(other_context.new_page(), shot)
+    other.page.goto(f"/partidas/{match_id}")
+    other.record_hand(*FIRST)
+    other_context.close()
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page.locator("#problemas")).to_contain_text("Otro teléfono anotó una mano")
+    expect(page.locator("table.standing .big")).to_have_text([points(1800), points(490)])
+    expect(table.side("Ellos").get_by_label("Puntos en mesa", exact=True)).to_have_value("300")
+    assert page.evaluate("window.samePage === true")
+    assert len(stored_hands(live_server, match_id)) == 1
+
+    page.get_by_role("button", name="Guardar mano", exact=True).tap()
+    expect(page).to_have_url(re.compile(rf"/partidas/{match_id}$"))
+    table.expect_row(2, [270, 900], [2070, 1390])
+    assert [hand["closer"] for hand in stored_hands(live_server, match_id)] == [0, 1]
