@@ -158,3 +158,13 @@ def test_an_upgrade_gives_existing_accounts_their_look(app_factory: Any):
         ("alice", names.skeleton_digest("alice"), None),
         ("\u0430lice", None, None),  # the older one keeps the look
     ]
+
+
+def test_the_command_line_refuses_look_alikes_too(app: Flask):
+    create_account(app, "alice")
+    runner = app.test_cli_runner()
+    refused = runner.invoke(args=["users", "add", "\u0430lice"], input="una clave larga\n")
+    assert refused.exit_code == 2
+    assert "se parece demasiado al de otra cuenta" in refused.output
+    hidden = runner.invoke(args=["users", "add", "ali\u00adce2"], input="una clave larga\n")
+    assert hidden.exit_code == 2
