@@ -1,6 +1,10 @@
 // window.anotadorEngine: the server's rules engine on the phone (engine-worker.js runs it in
-// Pyodide). Nothing loads until start() or score() is called.
-//   start()         -> Promise, resolved once the engine is ready (idempotent)
+// Pyodide). Nothing loads until start(), warm() or score() is called.
+//   start()         -> Promise, resolved once the engine is ready (idempotent), with how it
+//                      started: "snapshot" (the started interpreter this phone keeps) or
+//                      "scratch" (the first start, which keeps that snapshot)
+//   warm()          -> starts the engine for a page that may have to score without a
+//                      connection (the hand form)
 //   score(document) -> Promise of {result, problems} for a match file (an object, or its
 //                      JSON text, which keeps numbers beyond JavaScript's as they are): `result` is exactly what
 //                      `anotador score` prints for the match file, null when a problem is an
@@ -55,7 +59,15 @@
   window.anotadorEngine = {
     available: Boolean(config.pyodide),
     start() {
-      return call(undefined).then(() => undefined);
+      return call(undefined);
+    },
+    warm() {
+      // Online too: the signal may be gone though the browser says otherwise, or drop while
+      // the hand is typed, and on plain HTTP (no service worker) this page is the only one
+      // that can score then. A first visit under a service worker leaves it to a later one,
+      // as the service worker leaves the engine's files.
+      const controlled = !("serviceWorker" in navigator) || navigator.serviceWorker.controller;
+      if (config.pyodide && (controlled || !navigator.onLine)) call(undefined).catch(() => {});
     },
     score(document) {
       return call(typeof document === "string" ? document : JSON.stringify(document));

@@ -266,9 +266,9 @@
     keepDocument(info, parseInt(versionInput.value, 10) || 0);
     numberHeading(info);
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
-    // Without a connection the engine starts while the hand is being typed (it takes seconds).
+    // The engine starts while the hand is being typed (engine.js: at once without a connection).
     function warmEngine() {
-      if (!navigator.onLine && window.anotadorEngine) window.anotadorEngine.start().catch(function () {});
+      if (window.anotadorEngine) window.anotadorEngine.warm();
     }
     warmEngine();
     window.addEventListener("offline", warmEngine);
