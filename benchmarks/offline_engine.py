@@ -32,8 +32,8 @@ import time
 from typing import Any
 
 from benchmarks.offline_cache import CHROMIUM
-from benchmarks.offline_cache import ENGINE_CACHED
 from benchmarks.offline_cache import served_match
+from benchmarks.offline_cache import until_engine_cached
 
 ROUNDS = 3
 THROTTLES = (1, 4)
@@ -105,7 +105,7 @@ def one_round(
     """The figures of one round, and how the first phone's engine started offline."""
     page = phone(browser, url, form, jar, rate)
     page.goto(form)
-    page.wait_for_function(ENGINE_CACHED, polling=500, timeout=180_000)
+    until_engine_cached(page)
     page.context.set_offline(True)
     found = {"cold": seconds_to_preview(page, form)}
     cold_from = started_from(page)
@@ -116,7 +116,7 @@ def one_round(
 
     page = phone(browser, url, form, jar, rate)
     found["first start"] = seconds_to_start(page, form, "scratch")
-    page.wait_for_function(ENGINE_CACHED, polling=500, timeout=180_000)
+    until_engine_cached(page)
     page.context.set_offline(True)
     found["cold after the first start"] = seconds_to_preview(page, form)
     page.context.close()

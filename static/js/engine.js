@@ -27,6 +27,8 @@
     "python_stdlib.zip",
     "pyodide-lock.json",
   ];
+  // How many seconds a page waits for the service worker to keep the engine's files.
+  const KEPT_CHECKS = 60;
   let worker = null;
   let nextId = 0;
   const waiting = new Map();
@@ -56,25 +58,44 @@
     });
   }
 
+  function assetUrls() {
+    if (!config.pyodide) return [];
+    return [config.worker, config.rules].concat(PYODIDE_FILES.map((name) => config.pyodide + name));
+  }
+
+  function kept() {
+    return Promise.all(assetUrls().map((url) => caches.match(url))).then((found) => found.every(Boolean));
+  }
+
   window.anotadorEngine = {
     available: Boolean(config.pyodide),
     start() {
       return call(undefined);
     },
     warm() {
+      if (!config.pyodide) return;
+      const start = () => call(undefined).catch(() => {});
       // Online too: the signal may be gone though the browser says otherwise, or drop while
       // the hand is typed, and on plain HTTP (no service worker) this page is the only one
-      // that can score then. A first visit under a service worker leaves it to a later one,
-      // as the service worker leaves the engine's files.
-      const controlled = !("serviceWorker" in navigator) || navigator.serviceWorker.controller;
-      if (config.pyodide && (controlled || !navigator.onLine)) call(undefined).catch(() => {});
+      // that can score then.
+      if (!navigator.onLine || !("serviceWorker" in navigator)) {
+        start();
+        return;
+      }
+      // Under a service worker, once it keeps the engine's files (it fetches them in the
+      // background, never on a first visit): the start then downloads nothing of its own.
+      if (!navigator.serviceWorker.controller) return;
+      let checks = KEPT_CHECKS;
+      (function check() {
+        kept().then((all) => {
+          if (all) start();
+          else if (--checks > 0) setTimeout(check, 1000);
+        }, () => {});
+      })();
     },
     score(document) {
       return call(typeof document === "string" ? document : JSON.stringify(document));
     },
-    assetUrls() {
-      if (!config.pyodide) return [];
-      return [config.worker, config.rules].concat(PYODIDE_FILES.map((name) => config.pyodide + name));
-    },
+    assetUrls,
   };
 })();

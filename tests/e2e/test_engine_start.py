@@ -1,6 +1,7 @@
 """The engine is started before it is needed (issue 25): the hand form, opened online on a
-phone the service worker controls, starts it in the background; its first start keeps a
-snapshot of the started interpreter, from which the hand form opened offline starts."""
+phone the service worker controls, starts it in the background once the service worker keeps
+its files; its first start keeps a snapshot of the started interpreter, from which the hand
+form opened offline starts."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 from test_offline_outbox import ENGINE_ANSWERS
+from test_offline_outbox import ENGINE_CACHED
 from test_offline_outbox import HANDS
-from test_offline_outbox import engine_cached
 from test_offline_outbox import installed
 
 pytestmark = pytest.mark.browser
@@ -22,6 +23,36 @@ pytestmark = pytest.mark.browser
 #: Which start the page's engine made (or is making): "scratch" or "snapshot". The hand form
 #: started it on opening; this only waits for it.
 STARTED = "() => window.anotadorEngine.start()"
+#: True once the phone keeps a snapshot of the started engine (read without creating the
+#: database: the engine's worker makes it).
+SNAPSHOT_KEPT = """async () => {
+  const names = (await indexedDB.databases()).map((database) => database.name);
+  if (!names.includes("anotador-engine")) return false;
+  const db = await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("anotador-engine");
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+  try {
+    if (!db.objectStoreNames.contains("snapshots")) return false;
+    return await new Promise((resolve) => {
+      const counting = db.transaction("snapshots").objectStore("snapshots").count();
+      counting.onsuccess = () => resolve(counting.result > 0);
+    });
+  } finally {
+    db.close();
+  }
+}"""
+
+
+def until(page: Page, script: str) -> None:
+    """Wait for ``script``'s promise to give true (``wait_for_function`` takes a promise as
+    true at once: it does not wait for it)."""
+    for _check in range(ENGINE_ANSWERS // 500):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError(f"never true: {script}")
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +67,10 @@ def test_the_hand_form_starts_the_engine_online_and_offline_from_its_snapshot(
     table.new_match()
     installed(page)
     table.open_new_hand()
+    until(page, ENGINE_CACHED)
+    # Nothing but the hand form starts it: once the service worker keeps its files.
+    until(page, SNAPSHOT_KEPT)
     assert page.evaluate(STARTED) == "scratch"
-    engine_cached(page)
 
     context.set_offline(True)
     page.reload()
