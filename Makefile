@@ -53,13 +53,21 @@ $(AXE): tests/e2e/package.json tests/e2e/package-lock.json
 
 # Pyodide, pinned by package-lock.json: the rules engine runs in it on a phone without a
 # connection (static/js/engine.js). Only its run-time files are served; without npm the app
-# still runs and scores on the server, and the offline engine says it is unavailable.
+# still runs and scores on the server, and the offline engine says it is unavailable. Its
+# standard library is served compiled (scripts/compile-stdlib.mjs: a phone's first start of
+# the engine takes a fraction of the time); should that fail, as Pyodide ships it.
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json
-$(PYODIDE): package.json package-lock.json
+PYODIDE_STDLIB := static/vendor/pyodide/python_stdlib.zip
+$(PYODIDE): package.json package-lock.json scripts/compile-stdlib.mjs
 	@if command -v npm >/dev/null; then \
 		npm ci --no-audit --no-fund --loglevel=error && \
 		rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide && \
-		cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) static/vendor/pyodide/ && touch $@; \
+		cp $(addprefix node_modules/pyodide/,$(PYODIDE_FILES)) static/vendor/pyodide/ && \
+		{ node scripts/compile-stdlib.mjs node_modules/pyodide $(PYODIDE_STDLIB).new && \
+			mv $(PYODIDE_STDLIB).new $(PYODIDE_STDLIB) || \
+			{ rm -f $(PYODIDE_STDLIB).new; \
+			echo "make: Pyodide's standard library is served as source: the engine starts slower"; }; } && \
+		touch $@; \
 	else \
 		echo "make: npm not found: phones will not score without a connection"; \
 	fi

@@ -47,6 +47,16 @@ MEASURE = """async () => {
 }"""
 
 
+def until_engine_cached(page: Any, seconds: int = 180) -> None:
+    """Wait until the engine's files are kept (``wait_for_function`` takes the check's promise
+    as true at once: it does not wait for it)."""
+    for _check in range(seconds * 2):
+        if page.evaluate(ENGINE_CACHED):
+            return
+        page.wait_for_timeout(500)
+    raise TimeoutError("the engine's files were never kept")
+
+
 def cookies(app: Any, url: str) -> list[dict[str, Any]]:
     client = signed_in_client(app)
     host = url.split("//")[1].split(":")[0]
@@ -71,7 +81,7 @@ def measure(url: str, match_id: int, jar: list[dict[str, Any]]) -> dict[str, Any
             page.goto(f"/partidas/{match_id}")
             page.goto(f"/partidas/{match_id}/manos/nueva")
             page.wait_for_load_state("networkidle")
-        page.wait_for_function(ENGINE_CACHED, polling=500, timeout=120_000)
+        until_engine_cached(page)
         found: dict[str, Any] = page.evaluate(MEASURE)
         browser.close()
     return found

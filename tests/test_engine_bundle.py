@@ -10,6 +10,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from anotador import rules
 from anotador.rules.api import score_document
 from anotador.security import CONTENT_SECURITY_POLICY
@@ -95,3 +97,16 @@ def test_with_pyodide_the_page_points_at_its_folder(app, client, tmp_path, monke
     page = client.get("/").get_data(as_text=True)
 
     assert 'data-pyodide="/static/vendor/pyodide/"' in page
+
+
+def test_pyodide_serves_its_standard_library_compiled(app):
+    """``make`` compiles Pyodide's standard library (scripts/compile-stdlib.mjs): a phone's
+    first start of the engine imports bytecode instead of compiling every module."""
+    library = Path(app.static_folder, "vendor", "pyodide", "python_stdlib.zip")
+    if not library.is_file():
+        pytest.skip("Pyodide is not installed (npm was missing)")
+    names = zipfile.ZipFile(library).namelist()
+
+    assert "encodings/__init__.pyc" in names
+    assert "json/decoder.pyc" in names
+    assert [name for name in names if name.endswith(".py")] == []

@@ -266,23 +266,13 @@
     keepDocument(info, parseInt(versionInput.value, 10) || 0);
     numberHeading(info);
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
-    // Without a connection the engine starts while the hand is being typed (it takes seconds).
-    // Without a service worker nothing keeps its files for later: it starts while there is a
-    // connection, a few seconds into typing a hand (the first taps and previews stay quick on
-    // a slow phone), and stays ready in this page.
+    // The engine starts with the hand form (engine.js `warm`: at once without a connection or
+    // a service worker, else once the service worker keeps its files) and stays ready here.
     function warmEngine() {
-      if (window.anotadorEngine && (!navigator.onLine || !controlled())) {
-        window.anotadorEngine.start().catch(function () {});
-      }
+      if (window.anotadorEngine) window.anotadorEngine.warm();
     }
-    var typing = null;
-    function typingStarted() {
-      if (typing === null) typing = setTimeout(warmEngine, WARM_AFTER_MS);
-    }
-    if (!navigator.onLine) warmEngine();
+    warmEngine();
     window.addEventListener("offline", warmEngine);
-    form.addEventListener("input", typingStarted);
-    form.addEventListener("change", typingStarted);
     backOffline(form, info);
     var busy = false;
     var bypass = false;
@@ -332,7 +322,6 @@
   // with what was typed. Rejects with NO_ANSWER without a connection (or a server that cannot
   // answer: the hand may wait in the outbox), otherwise for an answer it cannot show.
   var NO_ANSWER = "no answer";
-  var WARM_AFTER_MS = 3000;
   // On the LAN a phone may keep its wifi while the server is out of reach, and a request may
   // then hang for minutes: after this long the hand waits in the outbox (its request key
   // stores it once, should the server have had it after all).

@@ -44,6 +44,27 @@ SCORE_ALL = """async (texts) => {
 }"""
 
 
+#: Starts the page's engine; how it started: "scratch" or "snapshot" (the one this phone keeps).
+STARTED = "() => window.anotadorEngine.start()"
+
+#: The kept snapshot made one Pyodide refuses (its first bytes changed), as a snapshot of
+#: another build of the same version would be.
+SPOIL_SNAPSHOT = """async () => {
+  const done = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await done(indexedDB.open("anotador-engine"));
+  const [key] = await done(db.transaction("snapshots").objectStore("snapshots").getAllKeys());
+  const kept = await done(db.transaction("snapshots").objectStore("snapshots").get(key));
+  const bytes = new Uint8Array(await kept.snapshot.arrayBuffer());
+  bytes[0] ^= 0xff;
+  const spoiled = { version: kept.version, snapshot: new Blob([bytes]) };
+  await done(db.transaction("snapshots", "readwrite").objectStore("snapshots").put(spoiled, key));
+  db.close();
+}"""
+
+
 @pytest.fixture(scope="module")
 def engine(browser: Browser, browser_context_args: dict[str, Any], base_url: str) -> Any:
     """One phone whose engine is loaded once for every test here (a load takes seconds)."""
@@ -51,10 +72,17 @@ def engine(browser: Browser, browser_context_args: dict[str, Any], base_url: str
     page = context.new_page()
     violations = watch_csp(page)
     page.goto(base_url + "/")
-    page.evaluate("() => window.anotadorEngine.start()")
+    assert page.evaluate(STARTED) == "scratch"
     yield page
     context.close()
     assert not violations, violations
+
+
+def another_page(engine: Page) -> Page:
+    """A page opened later on the same phone: its own engine, started afresh."""
+    page = engine.context.new_page()
+    page.goto(engine.url)
+    return page
 
 
 def generated(strategy: st.SearchStrategy[dict[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -107,6 +135,29 @@ def test_a_document_object_is_scored_too(engine: Page):
 
     assert found == on_the_server(document)
     assert found["result"]["totals"]
+
+
+def test_a_later_page_starts_from_the_kept_snapshot_and_scores_the_same(engine: Page):
+    """The first start kept the started interpreter; a later page restores it (a fraction of
+    the start-up) and its engine is still the server's."""
+    later = another_page(engine)
+
+    assert later.evaluate(STARTED) == "snapshot"
+    assert_same_as_the_server(later, example_files())
+    later.close()
+
+
+def test_a_snapshot_pyodide_refuses_is_made_again(engine: Page):
+    spoiled = another_page(engine)
+    spoiled.evaluate(SPOIL_SNAPSHOT)
+
+    assert spoiled.evaluate(STARTED) == "scratch"
+    assert_same_as_the_server(spoiled, example_files()[:3])
+    spoiled.close()
+    again = another_page(engine)
+    assert again.evaluate(STARTED) == "snapshot"
+    assert_same_as_the_server(again, example_files()[:3])
+    again.close()
 
 
 @pytest.mark.slow
