@@ -133,7 +133,11 @@ def test_a_choice_made_on_an_old_state_is_a_new_conflict(
         json.dumps({"request_key": key(1), "number": 2**40, "hand": HAND}),
         json.dumps({"request_key": key(1), "number": 1, "hand": [HAND]}),
         json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "both"}),
-        json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "append"}),
+        json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "replace"}),
+        json.dumps(
+            {"request_key": key(1), "number": 1, "hand": HAND, "resolution": "replace"}
+            | {"shown": key(2)}
+        ),
     ],
 )
 def test_a_request_that_cannot_be_read_is_a_400_with_a_message(
