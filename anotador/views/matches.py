@@ -207,7 +207,7 @@ def show(match_id: int) -> str:
         blank_sheet_url=url_for(
             "pdf.blank_sheet", variante=state.variant, disposicion=state.layout
         ),
-        live=watched(match_id, state.version, state.hand_count),
+        live=watched(match_id, state.version, state.hand_count, scores=can_score),
     )
 
 

@@ -150,6 +150,7 @@ def offline_words_in(language: str) -> dict[str, str]:
     carries them: they are said once per process)."""
     return {
         "pending": _("Pending"),
+        "provisionalBadge": _("Provisional"),
         "pendingNote": _(
             "Hands marked pending are saved on this phone and sent when there is a connection."
         ),
