@@ -482,15 +482,7 @@
     var mine = ofMatch(match);
     if (!mine.length) return;
     var known = read(DOCUMENTS, {})[match];
-    if (known && !provisional(match)) {
-      // Drawn again when the copy is no longer known to be current: its rows say so then.
-      setTimeout(function () {
-        if (!sheet.isConnected) return;
-        delete sheet.dataset.outboxDrawn;
-        sheet.querySelectorAll(".hand.is-pending, .pending-note, .conflict").forEach(function (node) { node.remove(); });
-        drawPlanilla();
-      }, Math.max(0, FRESH_MS - (Date.now() - (known.checked || 0))) + 100);
-    }
+    watchFreshness(sheet, match);
     var names = Array.prototype.map.call(sheet.querySelectorAll(".score-side .side-name"), function (n) { return n.textContent; });
     var list = sheet.querySelector(".sheet");
     var empty = list.querySelector(".empty");
@@ -520,6 +512,22 @@
       });
       showTotals(outcome.result, (whole.options || {}).target);
     }).catch(function () { note.textContent = words.pendingNote + " " + words.noEngine; });
+  }
+
+  // Drawn again once the copy is no longer known to be current: its rows say so then.
+  function watchFreshness(sheet, match) {
+    var known = read(DOCUMENTS, {})[match];
+    if (!known || provisional(match)) return;
+    setTimeout(function () {
+      if (!sheet.isConnected || !ofMatch(match).length) return;
+      if (!provisional(match)) {
+        watchFreshness(sheet, match);
+        return;
+      }
+      delete sheet.dataset.outboxDrawn;
+      sheet.querySelectorAll(".hand.is-pending, .pending-note, .conflict").forEach(function (node) { node.remove(); });
+      drawPlanilla();
+    }, FRESH_MS - (Date.now() - (known.checked || 0)) + 100);
   }
 
   // A conflict answered by a server from before the panel could pick the hand to replace:

@@ -188,15 +188,18 @@ def test_mine_replaces_the_mistyped_hand_the_person_picks_and_nothing_else(
     expect(panel.get_by_role("button", name="La mía reemplaza la mano 2")).to_be_visible()
     b.shot("conflict-panel")
 
-    with live_server.app.app_context():  # a third phone corrects hand 3 meanwhile
-        match = services.queries.load_match(match_id)
-        assert match is not None
-        corrected = {**match.hands[2].inputs}
-        corrected["sides"] = [{**corrected["sides"][0], "table_points": 160}, corrected["sides"][1]]
-        assert services.hands.edit_hand(match, 3, corrected, match.version).ok
+    # A third phone corrects hand 3 meanwhile (still not B's hand).
+    c_context = browser.new_context(**browser_context_args)
+    c = Table(c_context.new_page(), shot)
+    c.page.goto(f"/partidas/{match_id}/manos/3")
+    c.side("Nosotros").get_by_label("Puntos en mesa", exact=True).fill("160")
+    c.save("Guardar cambios")
+    c_context.close()
+    assert table_points(live_server, match_id) == [400, 200, 160]
     panel.get_by_role("button", name="La mía reemplaza la mano 3").tap()
     # Not replaced unseen: the panel asks again, with hand 3 as it is now.
     expect(b.page.locator(".conflict")).to_contain_text("160", timeout=15_000)
+    b.shot("conflict-asked-again")
     assert table_points(live_server, match_id) == [400, 200, 160]
 
     b.page.locator(".conflict").get_by_role("button", name="La mía reemplaza la mano 3").tap()
