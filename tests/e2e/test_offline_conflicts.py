@@ -137,6 +137,8 @@ def test_an_offline_hand_is_numbered_and_scored_after_every_hand_seen_live(
 
     offline(b_context)
     save_offline(b, *OTHER)
+    # The planilla the service worker kept is the one after those changes, not B's first.
+    expect(b.page.locator("#mano-3 .running").first).to_have_text("4.770")
     row = pending(b.page).first
     expect(row.locator(".hand-number")).to_contain_text("4")
     running = row.locator(".running")
