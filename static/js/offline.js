@@ -8,6 +8,7 @@
   var words = JSON.parse(script.dataset.words);
   var OUTBOX = "anotador.outbox";
   var DOCUMENTS = "anotador.documents";
+  var CHECKED = "anotador.checked";
   var USED_KEYS = "anotador.used-keys";
   var KEPT_KEYS = 200;
   var RETRY_MS = 20000;
@@ -152,21 +153,18 @@
     return { hand: hand };
   }
 
-  // The phone's copy of each match file it scores (DOCUMENTS: match -> {document, version,
-  // checked}), the one the hand form, the preview and the pending rows score from: the latest
-  // the phone has seen, from a page or the server; ``checked`` is when the server last said it
-  // was the match's current version (never for a page: it may be a copy kept offline).
-  function keepDocument(match, document, version, checked) {
+  // The phone's copy of each match file it scores (DOCUMENTS: match -> {document, version}),
+  // the one the hand form, the preview and the pending rows score from: the latest the phone
+  // has seen, from a page or the server. CHECKED (match -> {version, at}, small: written on
+  // every live poll) says when the server last said which version was the match's current
+  // one (a page never does: it may be a copy kept offline).
+  function keepDocument(match, document, version, fromServer) {
     var documents = read(DOCUMENTS, {});
     var known = documents[match];
     if (known && known.version > version) return;
-    var same = known && known.version === version;
-    documents[match] = {
-      document: document,
-      version: version,
-      checked: checked || (same ? known.checked || 0 : 0)
-    };
+    documents[match] = { document: document, version: version };
     write(DOCUMENTS, documents);
+    if (fromServer) confirmed(match, version);
   }
 
   // The match file as the server has it now (with a CSRF token for the outbox), kept as the
@@ -178,7 +176,7 @@
       .then(function (response) {
         if (!response.ok || response.redirected) return undefined;
         return response.json().then(function (state) {
-          keepDocument(match, state.document, state.version, Date.now());
+          keepDocument(match, state.document, state.version, true);
           return state;
         });
       })
@@ -190,18 +188,29 @@
     return refreshing[match];
   }
 
+  // The server says ``version`` is the match's: noted; false when the copy is not that one.
   function confirmed(match, version) {
-    var documents = read(DOCUMENTS, {});
-    if (!documents[match] || documents[match].version !== version) return false;
-    documents[match].checked = Date.now();
-    write(DOCUMENTS, documents);
+    var checked = read(CHECKED, {});
+    var known = checked[match];
+    if (!known || known.version !== version) {
+      var copy = read(DOCUMENTS, {})[match];
+      if (!copy || copy.version !== version) return false;
+    }
+    checked[match] = { version: version, at: Date.now() };
+    write(CHECKED, checked);
     return true;
   }
 
-  // Whether the phone may be behind the match without knowing it.
-  function provisional(match) {
+  // Since when the copy is known to be current (0: never), and whether the phone may be
+  // behind the match without knowing it.
+  function checkedAt(match) {
     var known = read(DOCUMENTS, {})[match];
-    return !known || Date.now() - (known.checked || 0) > FRESH_MS;
+    var checked = read(CHECKED, {})[match];
+    return known && checked && checked.version === known.version ? checked.at : 0;
+  }
+
+  function provisional(match) {
+    return Date.now() - checkedAt(match) > FRESH_MS;
   }
 
   // A page following a match live (live.js) of a phone that scores it: every version the
@@ -516,8 +525,7 @@
 
   // Drawn again once the copy is no longer known to be current: its rows say so then.
   function watchFreshness(sheet, match) {
-    var known = read(DOCUMENTS, {})[match];
-    if (!known || provisional(match)) return;
+    if (provisional(match)) return;
     setTimeout(function () {
       if (!sheet.isConnected || !ofMatch(match).length) return;
       if (!provisional(match)) {
@@ -527,7 +535,7 @@
       delete sheet.dataset.outboxDrawn;
       sheet.querySelectorAll(".hand.is-pending, .pending-note, .conflict").forEach(function (node) { node.remove(); });
       drawPlanilla();
-    }, FRESH_MS - (Date.now() - (known.checked || 0)) + 100);
+    }, FRESH_MS - (Date.now() - checkedAt(match)) + 100);
   }
 
   // A conflict answered by a server from before the panel could pick the hand to replace:
@@ -631,7 +639,7 @@
         if (!response.ok || response.redirected) return refuse(entry, words.refusedAccess);
         return response.json().then(function (state) {
           if (state.account !== entry.account) return false;
-          keepDocument(match, state.document, state.version, Date.now());
+          keepDocument(match, state.document, state.version, true);
           return post(entry, state.csrf_token);
         });
       });
