@@ -32,8 +32,8 @@ def quiet_hand(table: int = 50) -> dict[str, Any]:
     return {"end": "stock_out", "sides": [dict(side), dict(side)]}
 
 
-#: Few hands, so that two phones often type the same one.
-HANDS = [quiet_hand(table) for table in (50, 55, 60)]
+#: Few hands, so that two phones sometimes type the same one.
+HANDS = [quiet_hand(table) for table in range(50, 80, 5)]
 _GAME, _PROBLEMS = rules.read_match(match_document())
 assert _GAME is not None
 RULES = _GAME.rules
@@ -188,7 +188,10 @@ class Phone:
 
 STEPS = st.lists(
     st.tuples(
-        st.sampled_from(["online", "correct", "delete", "offline", "offline", "sync", "sync"]),
+        st.sampled_from(
+            ["online", "online", "correct", "correct", "delete", "offline", "offline"]
+            + ["sync", "sync", "sync"]
+        ),
         st.integers(0, 2),  # the phone
         st.integers(0, 20),  # which hand, which stored hand, which choice
     ),
@@ -207,6 +210,13 @@ class Table:
         self.phones = [Phone() for _ in range(3)]
         self.acked: dict[str, dict[str, Any]] = {}
         self.keys = 0
+        self.turns = 0
+
+    def hand(self, pick: int) -> dict[str, Any]:
+        """A hand of the pool; each step's differs from the last one's unless ``pick`` says
+        otherwise (generated numbers are mostly 0: the same hand every time)."""
+        self.turns += 1
+        return HANDS[(pick + self.turns) % len(HANDS)]
 
     def new_key(self) -> str:
         self.keys += 1
@@ -226,7 +236,7 @@ class Table:
         request_key = self.new_key()
         with self.app.app_context():
             match = load(self.match_id)
-            outcome = services.hands.record_hand(match, HANDS[pick % 3], match.version, request_key)
+            outcome = services.hands.record_hand(match, self.hand(pick), match.version, request_key)
             assert outcome.ok
             phone.known = len(load(self.match_id).hands)
         self.acked[request_key] = self.stored()[request_key]
@@ -235,10 +245,10 @@ class Table:
         stored = rows(self.app, self.match_id)
         if not stored:
             return
-        number = pick % len(stored) + 1
+        number = recent(stored, pick)
         with self.app.app_context():
             match = load(self.match_id)
-            outcome = services.hands.edit_hand(match, number, HANDS[pick % 3], match.version)
+            outcome = services.hands.edit_hand(match, number, self.hand(pick), match.version)
             assert outcome.ok
             phone.known = len(match.hands)
         corrected = stored[number - 1][0]
@@ -249,7 +259,7 @@ class Table:
         stored = rows(self.app, self.match_id)
         if not stored:
             return
-        number = pick % len(stored) + 1
+        number = recent(stored, pick)
         with self.app.app_context():
             match = load(self.match_id)
             assert services.hands.delete_hand(match, number, match.version).ok
@@ -258,7 +268,7 @@ class Table:
 
     def offline(self, phone: Phone, pick: int, before: dict[str | None, Any]) -> None:
         number = phone.known + len(phone.queue) + 1
-        phone.queue.append(Queued(self.new_key(), number, HANDS[pick % 3]))
+        phone.queue.append(Queued(self.new_key(), number, self.hand(pick)))
 
     def sync(self, phone: Phone, pick: int, before: dict[str | None, Any]) -> None:
         """The phone's signal returns: it sends its first queued hand, or the person makes
@@ -332,6 +342,11 @@ class Table:
             phone.known = max(phone.known, outcome.hand_number)
 
 
+def recent(stored: list[Any], pick: int) -> int:
+    """One of the last three stored hands: those another phone's conflict panel shows."""
+    return len(stored) - pick % min(3, len(stored))
+
+
 def engine_form(hand: dict[str, Any]) -> dict[str, Any] | None:
     return services.outbox.normalized(RULES, hand)
 
@@ -343,7 +358,7 @@ def canonical(hands: dict[Any, dict[str, Any]]) -> dict[Any, str]:
 
 
 @settings(
-    max_examples=50,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
