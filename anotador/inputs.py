@@ -162,6 +162,13 @@ def request_key(raw: object) -> str:
     return value.strip()
 
 
+def digest(raw: object) -> str | None:
+    """A fingerprint the server gave (32 hex digits, as a request key), None when absent or
+    not one."""
+    value = present(raw)
+    return value if value is not None and _REQUEST_KEY.fullmatch(value) else None
+
+
 def link_token(raw: object) -> str:
     """A share link's token as the link carries it (43 URL-safe characters)."""
     value = present(raw)

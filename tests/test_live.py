@@ -34,7 +34,7 @@ def version_of(app: Flask, match_id: int) -> int:
 def live_block(page: str) -> dict[str, str]:
     block = re.search(r'<div id="live"([^>]*)>', page)
     assert block, page
-    return dict(re.findall(r'data-(\w+)="([^"]*)"', block.group(1)))
+    return dict(re.findall(r'data-([\w-]+)="([^"]*)"', block.group(1)))
 
 
 def tables(statement: str) -> list[str]:
@@ -132,7 +132,13 @@ def test_the_planilla_and_the_hand_forms_say_what_they_show(app: Flask, client: 
         "hands": "1",
         "number": "",
         "planilla": f"/partidas/{match_id}",
+        # Where a phone that scores refreshes its copy of the match file (offline.js).
+        "outbox": f"/partidas/{match_id}/manos/pendientes",
+        "new-hand": f"/partidas/{match_id}/manos/nueva",
     }
+    spectator = opened(app, make_link(client, match_id, "spectator"))
+    watching = live_block(spectator.get(f"/partidas/{match_id}").get_data(as_text=True))
+    assert "outbox" not in watching
     new = live_block(client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True))
     assert (new["version"], new["hands"], new["number"]) == (version, "1", "")
     edit = live_block(client.get(f"/partidas/{match_id}/manos/1").get_data(as_text=True))

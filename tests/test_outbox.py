@@ -133,7 +133,11 @@ def test_a_choice_made_on_an_old_state_is_a_new_conflict(
         json.dumps({"request_key": key(1), "number": 2**40, "hand": HAND}),
         json.dumps({"request_key": key(1), "number": 1, "hand": [HAND]}),
         json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "both"}),
-        json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "append"}),
+        json.dumps({"request_key": key(1), "number": 1, "hand": HAND, "resolution": "replace"}),
+        json.dumps(
+            {"request_key": key(1), "number": 1, "hand": HAND, "resolution": "replace"}
+            | {"shown": key(2)}
+        ),
     ],
 )
 def test_a_request_that_cannot_be_read_is_a_400_with_a_message(
@@ -243,3 +247,33 @@ def test_signing_out_ends_the_remembered_session_too(client: FlaskClient):
     assert client.get("/").headers["X-Anotador-Account"] != "guest"
     assert client.post("/cuenta/salir", data={"confirm": "1"}).status_code == 303
     assert client.get("/").headers["X-Anotador-Account"] == "guest"
+
+
+def test_the_panel_offers_each_hand_shown_and_replacing_one_leaves_the_others(
+    app: Flask, client: FlaskClient, make_match
+):
+    match_id = make_match(hands=[THEIRS, THEIRS])
+    answer = send(client, match_id, request_key=key(1), number=1, hand=HAND)
+    assert answer.status_code == 409
+    theirs = answer.get_json()["theirs"]
+    assert [hand["replace"] for hand in theirs] == [
+        "La mía reemplaza la mano 1",
+        "La mía reemplaza la mano 2",
+    ]
+    assert len({hand["fingerprint"] for hand in theirs}) == 2  # equal inputs, two hands
+    body = {"request_key": key(1), "number": 1, "hand": HAND, "resolution": "replace"}
+    chosen = {**body, "target": 2, "shown": theirs[1]["fingerprint"]}
+    assert send(client, match_id, **chosen).get_json() == {"status": "saved", "number": 2}
+    assert closers(app, match_id) == [1, 0]
+    # Sent again (the answer was lost): already stored, nothing else replaced.
+    assert send(client, match_id, **chosen).get_json()["status"] == "duplicate"
+    assert closers(app, match_id) == [1, 0]
+
+
+def test_a_queued_hand_another_phone_saved_too_is_already_stored(
+    app: Flask, client: FlaskClient, make_match
+):
+    match_id = make_match(hands=[THEIRS])
+    answer = send(client, match_id, request_key=key(1), number=1, hand=THEIRS)
+    assert (answer.status_code, answer.get_json()) == (200, {"status": "duplicate", "number": 1})
+    assert closers(app, match_id) == [1]

@@ -67,15 +67,20 @@ def version(match_id: int) -> Response:
 
 
 def watched(
-    match_id: int, version: int | str, hands: int, number: int | None = None
+    match_id: int, version: int | str, hands: int, number: int | None = None, scores: bool = True
 ) -> dict[str, object]:
     """What ``templates/_live.html`` needs for a page that follows a match live: its
     planilla (``number`` None: the planilla or the new-hand form) or the form correcting
-    hand ``number``. ``version`` is the one the page shows, ``hands`` how many it counts."""
+    hand ``number``. ``version`` is the one the page shows, ``hands`` how many it counts.
+    A page of a phone that ``scores`` also says where its copy of the match file is read
+    (the outbox's address) and its new-hand form: ``static/js/offline.js`` refreshes both
+    when the match changes."""
     return {
         "url": url_for("live.version", match_id=match_id),
         "version": version,
         "hands": hands,
         "number": number,
         "planilla": url_for("matches.show", match_id=match_id),
+        "outbox": url_for("outbox.send", match_id=match_id) if scores else "",
+        "new_hand": url_for("hands.new", match_id=match_id) if scores else "",
     }

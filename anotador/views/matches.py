@@ -210,7 +210,7 @@ def show(match_id: int) -> str:
         blank_sheet_url=url_for(
             "pdf.blank_sheet", variante=state.variant, disposicion=state.layout
         ),
-        live=watched(match_id, state.version, state.hand_count),
+        live=watched(match_id, state.version, state.hand_count, scores=can_score),
         rematch=(
             state.rematch_id is not None and rematch_reached(match_id, state.sharing) is not None
         ),

@@ -150,10 +150,15 @@ def offline_words_in(language: str) -> dict[str, str]:
     carries them: they are said once per process)."""
     return {
         "pending": _("Pending"),
+        "provisionalBadge": _("Provisional"),
         "pendingNote": _(
             "Hands marked pending are saved on this phone and sent when there is a connection."
         ),
         "noEngine": _("The totals of the pending hands will show when the connection returns."),
+        "provisional": _(
+            "Provisional: this phone has not heard from the server for a while; the number "
+            "and totals may change when the other phones' hands arrive."
+        ),
         "editOffline": _(
             "No connection: corrections and undo need the connection. Nothing was changed; "
             "try again when there is signal."

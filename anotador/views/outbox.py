@@ -3,11 +3,13 @@
 ``GET`` gives the sender a CSRF token for its ``POST`` (the queue may outlive the page that
 filled it). ``POST`` takes ``{"request_key", "number", "hand"}`` (the match-file hand object,
 recorded as hand ``number``), and, to settle a conflict the person chose about,
-``"resolution"`` (``append`` or ``replace``) with the ``version`` the choice was made on. It
-answers JSON: ``saved`` (201) or ``duplicate`` (200) with the hand's number; ``conflict``
-(409) with the hands other phones saved since and this one, as readable summaries;
-``refused`` (400 for a request that cannot be read, 422 for a hand the rules refuse) with a
-message in the user's language.
+``"resolution"``: ``append``, or ``replace`` with the ``target`` hand's number and the
+``shown`` fingerprint the panel showed of it (a phone from before these sends the
+``version`` the choice was made on instead). It answers JSON: ``saved`` (201) or
+``duplicate`` (200: already stored, by its request key or as the same inputs) with the
+hand's number; ``conflict`` (409) with the hands other phones saved since (each with its
+fingerprint) and this one, as readable summaries; ``refused`` (400 for a request that cannot
+be read, 422 for a hand the rules refuse) with a message in the user's language.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from anotador.models import Match
 from anotador.services.documents import match_document
 from anotador.services.hands import changed_reading
 from anotador.services.outbox import RESOLUTIONS
+from anotador.services.outbox import Choice
+from anotador.services.outbox import fingerprint
 from anotador.views.offline import account_tag
 
 bp = Blueprint("outbox", __name__, url_prefix="/partidas/<id:match_id>/manos/pendientes")
@@ -64,12 +68,10 @@ def send(match_id: int) -> Answer:
     get_match(match_id)
     try:
         body = inputs.json_value(request.get_data(), _("The hand sent could not be read."))
-        key, number, hand, resolution, version = read_request(body)
+        key, number, hand, choice = read_request(body)
     except inputs.BadInput as refused:
         return {"status": "refused", "message": refused.message}, 400
-    sent = services.outbox.send_hand(
-        lambda: get_match(match_id), hand, key, number, resolution, version
-    )
+    sent = services.outbox.send_hand(lambda: get_match(match_id), hand, key, number, choice)
     if sent.conflict:
         return conflict(get_match(match_id), number, hand, sent.version), 409
     outcome = sent.outcome
@@ -83,8 +85,8 @@ def send(match_id: int) -> Answer:
     return {"status": "saved", "number": outcome.hand_number}, 201
 
 
-def read_request(body: Any) -> tuple[str, int, dict[str, Any], str | None, int | None]:
-    """The request's key, number, hand, resolution and version, or BadInput."""
+def read_request(body: Any) -> tuple[str, int, dict[str, Any], Choice]:
+    """The request's key, number, hand and the person's choice, or BadInput."""
     if not isinstance(body, dict):
         raise inputs.BadInput(_("The hand sent could not be read."))
     key = inputs.request_key(body.get("request_key"))
@@ -92,22 +94,32 @@ def read_request(body: Any) -> tuple[str, int, dict[str, Any], str | None, int |
     hand = body.get("hand")
     if number is None or number < 1 or not isinstance(hand, dict):
         raise inputs.BadInput(_("The hand sent could not be read."))
-    resolution = inputs.choice(body.get("resolution"), RESOLUTIONS)
-    version = inputs.row_id(body.get("version"))
-    if resolution is not None and version is None:
+    choice = Choice(
+        resolution=inputs.choice(body.get("resolution"), RESOLUTIONS),
+        target=inputs.row_id(body.get("target")),
+        shown=inputs.digest(body.get("shown")),
+        version=inputs.row_id(body.get("version")),
+    )
+    replacing = choice.resolution == "replace"
+    if replacing and choice.shown is None and choice.version is None:
         raise inputs.BadInput(_("The hand sent could not be read."))
-    return key, number, hand, resolution, version
+    if replacing and choice.shown is not None and choice.target is None:
+        raise inputs.BadInput(_("The hand sent could not be read."))
+    return key, number, hand, choice
 
 
 def conflict(match: Match, number: int, mine: dict[str, Any], version: int) -> dict[str, Any]:
-    """The conflict as the phone shows it: the hands other phones saved from ``number`` on
+    """The conflict as the phone shows it: every hand other phones saved from ``number`` on
+    (the hands a choice may touch: each with its fingerprint and the words of replacing it)
     and the queued one, each summarized, with the words of the choice."""
     scored = services.matches.score(match)
     words = match_page.Words.current(scored.game.rules.variant.name)
-    theirs = [
-        summary(scored.game, n, scored.score.hands[n - 1], words)
-        for n in range(number, len(scored.score.hands) + 1)
-    ]
+    theirs = []
+    for n in range(number, len(scored.score.hands) + 1):
+        shown = summary(scored.game, n, scored.score.hands[n - 1], words)
+        shown["fingerprint"] = fingerprint(match.hands[n - 1])
+        shown["replace"] = _("Mine replaces hand %(number)d", number=n)
+        theirs.append(shown)
     index = min(number, len(match.hands) + 1) - 1
     game, score, problems = changed_reading(match, index, mine)
     if game is not None and score is not None:
@@ -115,7 +127,7 @@ def conflict(match: Match, number: int, mine: dict[str, Any], version: int) -> d
     else:
         errors = [problem_message(p) for p in problems if p.severity == "error"]
         own = {"number": index + 1, "ending": "; ".join(errors), "sides": []}
-    count = len(theirs)
+    last = len(match.hands)
     return {
         "status": "conflict",
         "number": number,
@@ -124,19 +136,14 @@ def conflict(match: Match, number: int, mine: dict[str, Any], version: int) -> d
         "mine": own,
         "words": {
             "title": _("Hand %(number)d: another phone saved a hand meanwhile", number=number)
-            if count
+            if theirs
             else _("Another phone deleted hands meanwhile"),
             "theirs": _("Saved by another phone"),
             "mine": _("Yours, waiting on this phone"),
-            "append": _(
-                "Keep both: theirs as hand %(number)d, mine as hand %(next)d",
-                number=number,
-                next=len(match.hands) + 1,
-            )
-            if count
-            else _("Save mine as hand %(number)d", number=len(match.hands) + 1),
+            "append": _("Keep both: theirs as they are, mine as hand %(number)d", number=last + 1)
+            if theirs
+            else _("Save mine as hand %(number)d", number=last + 1),
             "drop_mine": _("Drop mine"),
-            "replace": _("Drop theirs: mine as hand %(number)d", number=number) if count else "",
         },
     }
 

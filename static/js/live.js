@@ -58,7 +58,7 @@
       headers: { "If-None-Match": '"v' + shown.version + '"', Accept: "application/json" },
     })
       .then(function (response) {
-        if (response.status === 304) return null;
+        if (response.status === 304) return { version: shown.version, confirmed: true };
         var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
         if (response.status === 404 || (response.ok && !json)) {
           // The link was revoked or the session ended (sign-in page): nothing to follow.
@@ -71,7 +71,9 @@
       .then(function (state) {
         delay = INTERVAL;
         if (state && state.rematch) return followRematch(state.rematch);
-        if (state && String(state.version) !== shown.version) return changed(state);
+        // The server's version now: the phone's copy of the match file follows it (offline.js).
+        if (state) document.dispatchEvent(new CustomEvent("anotador:live", { detail: { version: String(state.version) } }));
+        if (state && !state.confirmed && String(state.version) !== shown.version) return changed(state);
       })
       .catch(function () {
         delay = Math.min(delay * 2, MAX_DELAY); // offline, or the server is restarting

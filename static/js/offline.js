@@ -8,9 +8,13 @@
   var words = JSON.parse(script.dataset.words);
   var OUTBOX = "anotador.outbox";
   var DOCUMENTS = "anotador.documents";
+  var CHECKED = "anotador.checked";
   var USED_KEYS = "anotador.used-keys";
   var KEPT_KEYS = 200;
   var RETRY_MS = 20000;
+  // A copy of the match file the server has not confirmed for longer than this may be behind:
+  // the hands scored on it are provisional (live.js confirms it about once a second).
+  var FRESH_MS = 10000;
 
   function read(name, fallback) {
     try {
@@ -149,13 +153,94 @@
     return { hand: hand };
   }
 
-  function keepDocument(info, version) {
+  // The phone's copy of each match file it scores (DOCUMENTS: match -> {document, version}),
+  // the one the hand form, the preview and the pending rows score from: the latest the phone
+  // has seen, from a page or the server. CHECKED (match -> {version, at}, small: written on
+  // every live poll) says when the server last said which version was the match's current
+  // one (a page never does: it may be a copy kept offline).
+  function keepDocument(match, document, version, fromServer) {
     var documents = read(DOCUMENTS, {});
-    var known = documents[info.match];
-    if (!known || known.version <= version) {
-      documents[info.match] = { document: info.document, version: version };
-      write(DOCUMENTS, documents);
+    var known = documents[match];
+    if (known && known.version > version) return;
+    documents[match] = { document: document, version: version };
+    write(DOCUMENTS, documents);
+    if (fromServer) confirmed(match, version);
+  }
+
+  // The match file as the server has it now (with a CSRF token for the outbox), kept as the
+  // phone's copy; undefined when it cannot be read (offline, no longer allowed).
+  var refreshing = {};
+  function refreshDocument(match, url) {
+    if (refreshing[match]) return refreshing[match];
+    refreshing[match] = fetch(url, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok || response.redirected) return undefined;
+        return response.json().then(function (state) {
+          keepDocument(match, state.document, state.version, true);
+          return state;
+        });
+      })
+      .catch(function () { return undefined; })
+      .then(function (state) {
+        delete refreshing[match];
+        return state;
+      });
+    return refreshing[match];
+  }
+
+  // The server says ``version`` is the match's: noted; false when the copy is not that one.
+  function confirmed(match, version) {
+    var checked = read(CHECKED, {});
+    var known = checked[match];
+    if (!known || known.version !== version) {
+      var copy = read(DOCUMENTS, {})[match];
+      if (!copy || copy.version !== version) return false;
     }
+    checked[match] = { version: version, at: Date.now() };
+    write(CHECKED, checked);
+    return true;
+  }
+
+  // Since when the copy is known to be current (0: never), and whether the phone may be
+  // behind the match without knowing it.
+  function checkedAt(match) {
+    var known = read(DOCUMENTS, {})[match];
+    var checked = read(CHECKED, {})[match];
+    return known && checked && checked.version === known.version ? checked.at : 0;
+  }
+
+  function provisional(match) {
+    return Date.now() - checkedAt(match) > FRESH_MS;
+  }
+
+  // A page following a match live (live.js) of a phone that scores it: every version the
+  // server reports refreshes the phone's copy, and the pages the service worker keeps of it
+  // (the planilla and the new-hand form), so that what is scored offline starts from the
+  // latest state the phone has seen; the page's own version counts too.
+  function followLive() {
+    var live = document.getElementById("live");
+    if (!live || !live.dataset.outbox) return;
+    var found = /\/partidas\/(\d+)/.exec(live.dataset.planilla || "");
+    if (!found) return;
+    var match = parseInt(found[1], 10);
+    function follow(version, fromServer) {
+      if (isNaN(version)) return;
+      if (fromServer && confirmed(match, version)) return;
+      var known = read(DOCUMENTS, {})[match];
+      if (known && known.version >= version) return;
+      refreshDocument(match, live.dataset.outbox).then(function (state) {
+        if (state) keepPages([live.dataset.planilla, live.dataset.newHand]);
+      });
+    }
+    follow(parseInt(live.dataset.version, 10), false);
+    document.addEventListener("anotador:live", function (event) {
+      follow(parseInt(event.detail.version, 10), true);
+    });
+  }
+
+  function keepPages(urls) {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    navigator.serviceWorker.controller.postMessage({ type: "page", urls: urls.filter(Boolean) });
   }
 
   function queue(form, info, hand) {
@@ -170,6 +255,7 @@
         planilla: info.planilla,
         account: info.account,
         key: keyInput.value,
+        // After the last hand the phone knows (its copy) and its own waiting ones.
         number: base.hands.length + waiting.length + 1,
         hand: hand,
         state: "waiting"
@@ -242,11 +328,14 @@
   }
 
   // A copy of the form kept from before the hands now waiting: the number this one will be.
+  // A copy of the form kept from before the hands now stored or waiting: the number this one
+  // will be, after the last hand the phone knows.
   function numberHeading(info) {
     var waiting = ofMatch(info.match).length;
     var base = read(DOCUMENTS, {})[info.match].document;
     var heading = document.querySelector(".hand-page h1");
-    if (waiting && heading) heading.textContent = words.hand + " " + (base.hands.length + waiting + 1);
+    var number = base.hands.length + waiting + 1;
+    if (heading && number !== info.document.hands.length + 1) heading.textContent = words.hand + " " + number;
   }
 
   function handForm() {
@@ -263,7 +352,7 @@
     var versionInput = form.querySelector('input[name="version"]');
     // A copy of this form kept by the service worker carries a key already used.
     if (used(keyInput.value)) keyInput.value = newKey();
-    keepDocument(info, parseInt(versionInput.value, 10) || 0);
+    keepDocument(info.match, info.document, parseInt(versionInput.value, 10) || 0);
     numberHeading(info);
     window.anotadorOffline = { preview: function () { return previewOffline(form, info); } };
     // The engine starts with the hand form (engine.js `warm`: at once without a connection or
@@ -538,6 +627,10 @@
     number.appendChild(element("span", "visually-hidden", words.hand));
     number.appendChild(document.createTextNode(" " + entry.number + " "));
     number.appendChild(element("span", "pending-badge", words.pending));
+    if (provisional(entry.match)) {
+      row.classList.add("is-provisional");
+      number.appendChild(element("span", "pending-badge provisional-badge", words.provisionalBadge));
+    }
     summary.appendChild(number);
     names.forEach(function (name, index) {
       var cell = element("span", "cell");
@@ -550,6 +643,7 @@
     row.appendChild(summary);
     var detail = element("div", "breakdown");
     detail.appendChild(element("p", "note", entry.state === "refused" ? words.refused + " " + entry.message : words.pendingNote));
+    if (row.classList.contains("is-provisional")) detail.appendChild(element("p", "note provisional-note", words.provisional));
     if (entry.state === "refused") {
       var drop = element("button", "button-danger", words.dropRefused);
       drop.type = "button";
@@ -594,14 +688,16 @@
     var match = planillaMatch();
     if (!sheet || match === null || sheet.dataset.outboxDrawn) return;
     sheet.dataset.outboxDrawn = "1";
+    askAgain(match);
     var mine = ofMatch(match);
     if (!mine.length) return;
     var known = read(DOCUMENTS, {})[match];
+    watchFreshness(sheet, match);
     var names = Array.prototype.map.call(sheet.querySelectorAll(".score-side .side-name"), function (n) { return n.textContent; });
     var list = sheet.querySelector(".sheet");
     var empty = list.querySelector(".empty");
     if (empty) empty.remove();
-    var note = element("p", "pending-note", words.pendingNote);
+    var note = element("p", "pending-note", words.pendingNote + (provisional(match) ? " " + words.provisional : ""));
     note.setAttribute("role", "status");
     sheet.querySelector(".scoreboard").insertAdjacentElement("beforebegin", note);
     var rows = mine.map(function (entry) {
@@ -628,11 +724,45 @@
     }).catch(function () { note.textContent = words.pendingNote + " " + words.noEngine; });
   }
 
-  function summaryColumn(title, hands) {
+  // Drawn again once the copy is no longer known to be current: its rows say so then.
+  function watchFreshness(sheet, match) {
+    if (provisional(match)) return;
+    setTimeout(function () {
+      if (!sheet.isConnected || !ofMatch(match).length) return;
+      if (!provisional(match)) {
+        watchFreshness(sheet, match);
+        return;
+      }
+      delete sheet.dataset.outboxDrawn;
+      sheet.querySelectorAll(".hand.is-pending, .pending-note, .conflict").forEach(function (node) { node.remove(); });
+      drawPlanilla();
+    }, FRESH_MS - (Date.now() - checkedAt(match)) + 100);
+  }
+
+  // A conflict answered by a server from before the panel could pick the hand to replace:
+  // asked again, so that the panel shows what each choice touches.
+  function askAgain(match) {
+    var old = ofMatch(match).some(function (entry) {
+      return entry.state === "conflict" && entry.conflict.theirs.some(function (hand) { return !hand.fingerprint; });
+    });
+    if (!old) return;
+    update(function (all) {
+      all.forEach(function (entry) {
+        if (entry.match !== match || entry.state !== "conflict") return;
+        entry.state = "waiting";
+        delete entry.conflict;
+      });
+    });
+  }
+
+  // A column of hands as the server summarized them; ``replace`` adds, under each of theirs,
+  // the choice of putting mine in its place.
+  function summaryColumn(title, hands, replace) {
     var column = element("section", "conflict-hand");
     column.appendChild(element("h3", "", title));
     hands.forEach(function (hand) {
-      column.appendChild(element("p", "ending", words.hand + " " + hand.number + ": " + hand.ending));
+      var one = element("div", "conflict-one");
+      one.appendChild(element("p", "ending", words.hand + " " + hand.number + ": " + hand.ending));
       hand.sides.forEach(function (side) {
         var list = element("dl");
         list.appendChild(element("dt", "breakdown-side", side.name));
@@ -641,43 +771,56 @@
           list.appendChild(element("dt", "", pair[0]));
           list.appendChild(element("dd", "", String(pair[1])));
         });
-        column.appendChild(list);
+        one.appendChild(list);
       });
+      if (replace && hand.replace) {
+        var button = element("button", "button-secondary", hand.replace);
+        button.type = "button";
+        button.addEventListener("click", function () { replace(hand); });
+        one.appendChild(button);
+      }
+      column.appendChild(one);
     });
     return column;
   }
 
+  // Every hand another phone saved that this phone did not know, and the queued one: mine
+  // may go after the last stored hand, replace exactly one of the hands shown, or be dropped.
   function conflictPanel(entry) {
     var conflict = entry.conflict;
     var panel = element("section", "conflict");
     panel.setAttribute("role", "alert");
     panel.appendChild(element("h2", "", conflict.words.title));
     var both = element("div", "conflict-hands");
-    both.appendChild(summaryColumn(conflict.words.theirs, conflict.theirs));
+    both.appendChild(summaryColumn(conflict.words.theirs, conflict.theirs, function (hand) {
+      choose(entry.key, { resolution: "replace", target: hand.number, shown: hand.fingerprint });
+    }));
     both.appendChild(summaryColumn(conflict.words.mine, [conflict.mine]));
     panel.appendChild(both);
     var actions = element("div", "actions");
-    [["append", conflict.words.append], ["replace", conflict.words.replace], ["drop", conflict.words.drop_mine]]
+    [["append", conflict.words.append, "button-secondary"], ["drop", conflict.words.drop_mine, "button-danger"]]
       .forEach(function (choice) {
-        if (!choice[1]) return;
-        var button = element("button", choice[0] === "drop" ? "button-danger" : "button-secondary", choice[1]);
+        var button = element("button", choice[2], choice[1]);
         button.type = "button";
-        button.addEventListener("click", function () { choose(entry.key, choice[0]); });
+        button.addEventListener("click", function () {
+          if (choice[0] === "drop") forget(entry.key);
+          else choose(entry.key, { resolution: "append" });
+        });
         actions.appendChild(button);
       });
     panel.appendChild(actions);
     return panel;
   }
 
+  // The person's choice, sent with what the panel showed: the server applies it only to the
+  // hands shown, or answers a fresh conflict.
   function choose(key, choice) {
-    if (choice === "drop") {
-      forget(key);
-      return;
-    }
     update(function (all) {
       all.forEach(function (entry) {
         if (entry.key !== key) return;
-        entry.resolution = choice;
+        entry.resolution = choice.resolution;
+        entry.target = choice.target;
+        entry.shown = choice.shown;
         entry.version = entry.conflict.version;
         entry.state = "waiting";
         delete entry.conflict;
@@ -697,9 +840,7 @@
         if (!response.ok || response.redirected) return refuse(entry, words.refusedAccess);
         return response.json().then(function (state) {
           if (state.account !== entry.account) return false;
-          var documents = read(DOCUMENTS, {});
-          documents[match] = { document: state.document, version: state.version };
-          write(DOCUMENTS, documents);
+          keepDocument(match, state.document, state.version, true);
           return post(entry, state.csrf_token);
         });
       });
@@ -710,6 +851,10 @@
     if (entry.resolution) {
       body.resolution = entry.resolution;
       body.version = entry.version;
+      if (entry.shown) {
+        body.target = entry.target;
+        body.shown = entry.shown;
+      }
     }
     return fetch(entry.send, {
       method: "POST",
@@ -727,6 +872,8 @@
               other.state = "conflict";
               other.conflict = answer;
               delete other.resolution;
+              delete other.target;
+              delete other.shown;
             });
           });
           return false;
@@ -736,6 +883,8 @@
     });
   }
 
+  // Stored (appended, in place of a hand shown, or found already stored): the next ones are
+  // numbered after it, and the phone's copy is the server's again.
   function sent(entry, number) {
     var shift = number - entry.number;
     update(function (all) {
@@ -743,14 +892,7 @@
       if (index >= 0) all.splice(index, 1);
       all.forEach(function (other) { if (other.match === entry.match) other.number += shift; });
     });
-    var documents = read(DOCUMENTS, {});
-    if (documents[entry.match]) {
-      // As the server's: one more hand, one more version.
-      documents[entry.match].document.hands.push(entry.hand);
-      documents[entry.match].version += 1;
-      write(DOCUMENTS, documents);
-    }
-    return true;
+    return refreshDocument(entry.match, entry.send).then(function () { return true; });
   }
 
   function refuse(entry, message) {
@@ -790,6 +932,7 @@
   }
 
   worker();
+  followLive();
   handForm();
   document.querySelectorAll("#undo-form, form[data-confirm]").forEach(refuseOffline);
   drawPlanilla();

@@ -233,5 +233,6 @@ self.addEventListener("message", function (event) {
   });
   if (message.type === "assets") event.waitUntil(fill(STATIC, urls));
   else if (message.type === "engine") event.waitUntil(fillEngine(urls));
-  else if (message.type === "page" && urls.length) event.waitUntil(keepPage(urls[0]));
+  // A page, or a match's pages when it changed (offline.js): kept as the server has them now.
+  else if (message.type === "page") event.waitUntil(Promise.all(urls.map(keepPage)));
 });
