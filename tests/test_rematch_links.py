@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from stored import OWNER
 from stored import MakeMatch
 from stored import create_account
+from stored import join_group
 from stored import signed_in
 
 from anotador import services
@@ -50,7 +51,7 @@ def shared(app: Flask, make_match: MakeMatch) -> Table:
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
         group = services.groups.create_group(owner.id, "Familia")
-        services.groups.add_member(group, "Miembro")
+        join_group(group, "Miembro")
         match = services.queries.load_match(match_id)
         table = services.sharing.set_link(match, "table", True)
         spectator = services.sharing.set_link(match, "spectator", True)
