@@ -108,15 +108,24 @@ function offlinePage() {
   });
 }
 
+function kept(request) {
+  return currentPages().then(function (cache) {
+    return cache && cache.match(request, { ignoreSearch: true });
+  });
+}
+
 function page(event) {
   var request = event.request;
   return fetch(request).then(function (response) {
+    // The server is there but cannot read its database (503): the page this phone kept is of
+    // more use at the table than the error, which shows when there is none.
+    if (response.status === 503) {
+      return kept(request).then(function (found) { return found || response; });
+    }
     event.waitUntil(store(request, response.clone()));
     return response;
   }, function () {
-    return currentPages().then(function (cache) {
-      return cache && cache.match(request, { ignoreSearch: true });
-    }).then(function (found) { return found || offlinePage(); });
+    return kept(request).then(function (found) { return found || offlinePage(); });
   });
 }
 

@@ -162,6 +162,27 @@ def test_three_hands_offline_reach_the_server_once_each_in_order(
     assert [hand["sides"][0]["table_points"] for hand in hands] == [400, 200, 700]
 
 
+def test_a_server_without_its_database_leaves_the_kept_planilla_on_screen(
+    page: Page, context: BrowserContext, table: Table
+):
+    """A 503 for a page the phone keeps (the server cannot reach its database): the kept
+    planilla shows, not the error."""
+    url = table.new_match()
+    installed(page)
+    closer, sides, totals, _minimums = HANDS[0]
+    table.record_hand(closer, sides)
+    page.reload()  # the planilla with its hand, kept by the service worker
+
+    context.route(
+        url, lambda route: route.fulfill(status=503, body="sin base", content_type="text/html")
+    )
+    page.reload()
+
+    table.expect_totals({"Nosotros": totals[0], "Ellos": totals[1]})
+    expect(page.get_by_text("sin base")).to_have_count(0)
+    context.unroute(url)
+
+
 def test_the_preview_is_the_phones_own_without_a_connection(
     page: Page, context: BrowserContext, table: Table
 ):
