@@ -73,7 +73,11 @@ def create_app(
     app.url_map.converters["id"] = RowIdConverter
     # A score sheet's key (anotador.pdf.sheet_key) in its link: anything else is a 404.
     app.url_map.converters["sheet_key"] = SheetKeyConverter
-    templating.register_template_helpers(app)
+    templating.register_template_helpers(
+        app,
+        more_globals=(engine.engine_urls, offline.offline_hand, flashes.page_flashes),
+        more_context=(offline.offline_words,),
+    )
     flashes.init_app(app)
     assets.init_app(app)
     app.register_blueprint(main.bp)

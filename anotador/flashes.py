@@ -25,7 +25,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 def init_app(app: Flask) -> None:
     app.after_request(tag_redirect)
-    app.add_template_global(page_flashes)
 
 
 def here() -> str:

@@ -8,7 +8,9 @@ so none is registered by one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Hashable
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask
@@ -28,8 +30,15 @@ from anotador.extensions import LANGUAGES
 from anotador.i18n import problem_message
 
 
-def register_template_helpers(app: Flask) -> None:
-    """Add the app-wide filters, globals and context to ``app``'s templates."""
+def register_template_helpers(
+    app: Flask,
+    *,
+    more_globals: Iterable[Callable[..., Any]] = (),
+    more_context: Iterable[Callable[[], dict[str, Any]]] = (),
+) -> None:
+    """Add the app-wide filters, globals and context to ``app``'s templates: the one place
+    that does (``tests/test_house.py``), the factory handing in those the areas define
+    (``more_globals``, ``more_context``)."""
     app.add_template_filter(points, "points")
     app.add_template_filter(number, "num")
     app.add_template_filter(percent, "pct")
@@ -40,6 +49,10 @@ def register_template_helpers(app: Flask) -> None:
     for helper in (rows.cached_list, rows.cached_row, rows.home_key, rows.history_key):
         app.add_template_global(helper)
     app.context_processor(page_context)
+    for helper in more_globals:
+        app.add_template_global(helper)
+    for context in more_context:
+        app.context_processor(context)
 
 
 def points(value: int, signed: bool = False) -> str:

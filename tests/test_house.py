@@ -519,3 +519,58 @@ def test_the_toy_is_gone_after_its_test() -> None:
     assert "toy" not in rules.VARIANTS
     assert "toy" not in labels.WORDS["variant"]
     assert "toy" not in labels.VARIANTS
+
+
+#: What adds to every template: a blueprint's ``app_template_*``/``app_context_processor``
+#: and the app's own ``add_template_*``/``context_processor``/``template_*``.
+TEMPLATE_HOOKS = frozenset(
+    {
+        "app_template_global",
+        "app_template_filter",
+        "app_template_test",
+        "app_context_processor",
+        "add_template_global",
+        "add_template_filter",
+        "add_template_test",
+        "context_processor",
+        "template_global",
+        "template_filter",
+        "template_test",
+    }
+)
+#: The one way in (the factory hands it the areas' helpers), and the command line's own app
+#: for printing sheets without the web app.
+TEMPLATE_HOOK_OWNERS = {PACKAGE / "templating.py", PACKAGE / "pdf" / "render.py"}
+
+
+def template_hooks(source: str) -> list[str]:
+    """The template hooks ``source`` calls or decorates with."""
+    return [
+        node.attr
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in TEMPLATE_HOOKS
+    ]
+
+
+def test_only_the_factory_registers_template_helpers() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): hooks
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path not in TEMPLATE_HOOK_OWNERS
+        and (hooks := template_hooks(path.read_text(encoding="utf-8")))
+    }
+
+    assert offenders == {}
+
+
+def test_the_template_hook_scan_sees_a_blueprint_that_registers_one() -> None:
+    blueprint = (
+        "from flask import Blueprint\n"
+        "bp = Blueprint('x', __name__)\n"
+        "@bp.app_template_global()\n"
+        "def helper(): ...\n"
+        "@bp.app_context_processor\n"
+        "def words(): ...\n"
+    )
+
+    assert sorted(template_hooks(blueprint)) == ["app_context_processor", "app_template_global"]

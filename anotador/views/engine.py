@@ -75,7 +75,6 @@ def pyodide_installed() -> bool:
     return static is not None and Path(static, "vendor", "pyodide", "pyodide.mjs").is_file()
 
 
-@bp.app_template_global()
 def engine_urls() -> dict[str, str]:
     """What ``engine.js`` needs to start the engine; no Pyodide folder when npm never ran."""
     pyodide = ""

@@ -137,7 +137,6 @@ def account_tag() -> str:
     return hmac.new(secret, user.lasting_id().encode(), hashlib.sha256).hexdigest()[:16]
 
 
-@bp.app_context_processor
 def offline_words() -> dict[str, Any]:
     """What static/js/offline.js says, in the page's language (it runs without a
     connection: the words travel with the page)."""
@@ -176,7 +175,6 @@ def offline_words_in(language: str) -> dict[str, str]:
     }
 
 
-@bp.app_template_global()
 def offline_hand(form: HandForm, match: Match) -> dict[str, Any]:
     """What the hand form needs to queue a new hand without a connection (where to send it
     is the block's ``data-send-url``): the match file it starts from, and for each input
