@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from conftest import owner_cookies
 from phone import Shot
 from phone import Table
 from phone import points
@@ -300,8 +301,12 @@ def test_undo_without_a_connection_is_refused_with_a_message(
 
 
 def test_signing_out_forgets_the_pages_kept_on_the_phone(
-    page: Page, context: BrowserContext, table: Table
+    page: Page, context: BrowserContext, table: Table, live_server: LiveServer
 ):
+    # A sign-in of its own: signing out ends it on the server, and the other tests' phones
+    # share the session's.
+    context.clear_cookies()
+    context.add_cookies(owner_cookies(live_server)["cookies"])
     match_id = match_id_of(table.new_match())
     installed(page)
     page.reload()
