@@ -23,8 +23,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
-
-from anotador import services
+from test_offline_outbox import match_id_of
+from test_offline_outbox import pending
+from test_offline_outbox import stored_hands
 
 pytestmark = pytest.mark.browser
 
@@ -45,19 +46,6 @@ SECOND = (
 )
 #: The engine's start: seconds on a phone, far more on a busy two-core CI machine.
 ENGINE_STARTS = 120_000
-
-
-def stored_hands(server: LiveServer, match_id: int) -> list[dict[str, Any]]:
-    with server.app.app_context():
-        match = services.queries.load_match(match_id)
-        assert match is not None
-        return [hand.inputs for hand in match.hands]
-
-
-def match_id_of(url: str) -> int:
-    found = re.search(r"/partidas/(\d+)$", url)
-    assert found, url
-    return int(found.group(1))
 
 
 def no_service_worker(page: Page) -> None:
@@ -92,10 +80,6 @@ def on_the_planilla_drawn_here(page: Page, match_id: int) -> None:
     expect(page.locator("#planilla-here .planilla")).to_be_visible()
     assert page.evaluate("!!window.anotadorEngine && !!document.getElementById('hand-form')")
     assert "ERR_" not in page.content()
-
-
-def pending(page: Page) -> Any:
-    return page.locator(".hand.is-pending")
 
 
 def test_a_hand_saved_without_signal_waits_on_the_same_page_and_is_sent_once(
