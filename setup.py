@@ -3,7 +3,7 @@
 The app's templates, static files and migrations live beside the package in the checkout
 (``templates/``, ``static/``, ``migrations/``), where the developers edit them. A wheel must
 carry them inside the package, so ``build_py`` copies them to ``anotador/templates``,
-``anotador/static`` and ``anotador/migrations`` of the build; ``anotador.config`` finds them
+``anotador/static`` and ``anotador/migrations`` of the build; ``anotador.web.config`` finds them
 there when the package is installed, and beside it in a checkout.
 
 The translation catalogs are compiled here too (``.po`` to ``.mo``), so a clean checkout holds
@@ -22,7 +22,7 @@ from setuptools.command.sdist import sdist
 HERE = Path(__file__).resolve().parent
 #: Folders beside the package that the app needs at run time.
 RESOURCES = ("templates", "static", "migrations")
-TRANSLATIONS = Path("anotador", "translations")
+TRANSLATIONS = Path("anotador", "words", "translations")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.py[co]", ".*")
 
 
@@ -64,7 +64,7 @@ class BuildPy(build_py):
             # A fresh copy: a file deleted from the checkout must not linger in build/.
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(HERE / name, target, ignore=IGNORED)
-        compile_catalogs(package / "translations")
+        compile_catalogs(package / "words" / "translations")
 
 
 class Sdist(sdist):

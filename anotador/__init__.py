@@ -11,11 +11,11 @@ if TYPE_CHECKING:
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, **kwargs: Any) -> Flask:
-    """Build the web app (see :func:`anotador.app.create_app`).
+    """Build the web app (see :func:`anotador.web.app.create_app`).
 
     Flask is imported here, not at package import, so that ``anotador score`` and the rules
     engine never load the web stack.
     """
-    from anotador.app import create_app as factory
+    from anotador.web.app import create_app as factory
 
     return factory(test_config, **kwargs)

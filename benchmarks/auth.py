@@ -20,10 +20,10 @@ from typing import Any
 
 import flask_migrate
 
-from anotador import access
 from anotador import create_app
 from anotador import services
-from anotador.extensions import login_manager
+from anotador.web import access
+from anotador.web.extensions import login_manager
 from benchmarks.hand_save import create
 from benchmarks.hand_save import save
 from benchmarks.hand_save import spread

@@ -40,7 +40,7 @@ def page_parts(client, path: str) -> list[tuple[str, int, int]]:
     assert response.status_code == 200, (path, response.status_code)
     html = plain_body(response)
     parts = [(path, len(response.data), len(html))]
-    # Static files are linked with their content hash as a query (?v=...): anotador.assets.
+    # Static files are linked with their content hash as a query (?v=...): anotador.web.assets.
     assets = re.findall(
         rb'(?:href|src)="(/static/[^"?]+\.(?:css|js|woff2?|ttf|otf))(?:\?[^"]*)?"', html
     )

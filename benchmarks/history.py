@@ -27,12 +27,12 @@ from flask import Flask
 
 from anotador import backup
 from anotador import create_app
-from anotador import demo
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Player
-from anotador.models import Seat
+from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.web.extensions import db
 from benchmarks.web import signed_in_client
 
 SMALL = 100

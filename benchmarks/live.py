@@ -42,7 +42,7 @@ from flask import Flask
 
 from anotador import create_app
 from anotador import services
-from anotador.startup import prepare
+from anotador.commands.startup import prepare
 from benchmarks.hand_save import create
 from benchmarks.hand_save import spread
 
@@ -53,7 +53,7 @@ WORKERS = 2
 IDLE_SECONDS = 10.0
 SAVES = 8
 TARGET_SECONDS = 3.0
-SERVE = f"from anotador.cli import main; main(['serve', '--workers', '{WORKERS}'])"
+SERVE = f"from anotador.commands.main import main; main(['serve', '--workers', '{WORKERS}'])"
 HAND = {
     "end": "stock_out",
     "sides": [{"table_points": 50, "hand_points": 45}, {"table_points": 55, "hand_points": 40}],

@@ -37,10 +37,10 @@ from flask import Flask
 
 from anotador import backup
 from anotador import create_app
-from anotador import demo
-from anotador.extensions import db
-from anotador.models import Match
+from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 from benchmarks.web import signed_in_client
 
 MB = 1024 * 1024

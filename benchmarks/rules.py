@@ -84,7 +84,7 @@ def run() -> list[str]:
         command = [
             sys.executable,
             "-c",
-            "from anotador.cli import main; main()",
+            "from anotador.commands.main import main; main()",
             "score",
             str(path),
         ]

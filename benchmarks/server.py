@@ -1,4 +1,4 @@
-"""The real server for benchmarks: gunicorn on loopback (``anotador.production``), a seeded
+"""The real server for benchmarks: gunicorn on loopback (``anotador.commands.serve``), a seeded
 temporary database, and a load generator.
 
 :class:`LiveServer` seeds a temporary SQLite database (or ``DATABASE_URL``'s PostgreSQL when
@@ -33,8 +33,8 @@ from typing import Any
 import flask_migrate
 
 from anotador import create_app
-from anotador import production
-from anotador.extensions import db
+from anotador.commands import serve as production
+from anotador.web.extensions import db
 
 SECRET = "benchmark-secret-" + "x" * 32
 #: The account a benchmark's seed makes and its phones sign in as (:meth:`LiveServer.sign_in`).

@@ -108,10 +108,10 @@ def cpu_timed(function: Callable[[], object]) -> float:
 def run() -> list[str]:
     import weasyprint
 
-    from anotador import pdf
     from anotador import rules
-    from anotador.pdf import content
-    from anotador.pdf import render
+    from anotador import sheets as pdf
+    from anotador.sheets import content
+    from anotador.sheets import render
 
     game, problems = rules.read_match(match_document())
     assert game is not None, problems
@@ -192,7 +192,7 @@ def download_lines() -> list[str]:
             for _ in range(DOWNLOADS)
         ]
         with app.app_context():
-            from anotador.extensions import db
+            from anotador.web.extensions import db
 
             db.engine.dispose()
     median = statistics.median(repeated)

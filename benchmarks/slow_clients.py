@@ -45,7 +45,7 @@ def start(command: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
         WEB_CONCURRENCY="1",
     )
     server = subprocess.Popen(
-        [sys.executable, "-c", f"from anotador.cli import main; main([{command!r}])"],
+        [sys.executable, "-c", f"from anotador.commands.main import main; main([{command!r}])"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

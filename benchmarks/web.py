@@ -22,11 +22,11 @@ from typing import Any
 import flask_migrate
 import sqlalchemy as sa
 
-from anotador import access
-from anotador import caching
 from anotador import create_app
 from anotador import services
-from anotador.extensions import db
+from anotador.storage import caching
+from anotador.web import access
+from anotador.web.extensions import db
 
 ROUNDS = 300
 WARM_UP = 20

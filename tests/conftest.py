@@ -20,8 +20,8 @@ from stored import match_document
 from stored import signed_in
 
 from anotador import create_app
-from anotador.config import database_uri
-from anotador.extensions import db
+from anotador.web.config import database_uri
+from anotador.web.extensions import db
 
 AppFactory = Callable[..., Flask]
 
@@ -36,7 +36,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    for po in Path(__file__).parent.parent.glob("anotador/translations/*/LC_MESSAGES/*.po"):
+    for po in Path(__file__).parent.parent.glob("anotador/words/translations/*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             with po.open("rb") as source:

@@ -21,13 +21,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_login.utils import encode_cookie
 
-from anotador import access
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Group
-from anotador.models import Match
-from anotador.models import User
 from anotador.services.scope import EVERYTHING
+from anotador.storage.models import Group
+from anotador.storage.models import Match
+from anotador.storage.models import User
+from anotador.web import access
+from anotador.web.extensions import db
 
 #: The ``make_match`` fixture: ``make_match(variant, *, sides=, hands=, layout=, first_dealer=,
 #: **document_keys) -> match id``.

@@ -24,8 +24,8 @@ from stored import signed_in
 
 from anotador import create_app
 from anotador import services
-from anotador.extensions import db
-from anotador.views.engine import rules_bundle
+from anotador.web.extensions import db
+from anotador.web.views.engine import rules_bundle
 
 #: The visitors, in the order of each EXPECTED string.
 VISITORS = ("anonymous", "other", "member", "table", "spectator", "owner")

@@ -15,11 +15,11 @@ from stored import join_group
 from stored import match_document
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
 from anotador.services import lists
 from anotador.services import queries
 from anotador.services.scope import Scope
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 MATCHES = 36
 

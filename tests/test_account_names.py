@@ -16,9 +16,9 @@ from stored import PASSWORD
 from stored import create_account
 from stored import snapshot
 
-from anotador import names
-from anotador.extensions import db
-from anotador.models import User
+from anotador.storage import names
+from anotador.storage.models import User
+from anotador.web.extensions import db
 
 BEFORE_LOOKS = "c4d2e6f8a1b3"
 

@@ -22,14 +22,14 @@ from stored import signed_in
 from stored import snapshot
 
 from anotador import services
-from anotador.config import load_config
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import User
-from anotador.models import name_key
 from anotador.services import throttle
 from anotador.services.accounts import setup_code
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import User
+from anotador.storage.models import name_key
+from anotador.web.config import load_config
+from anotador.web.extensions import db
 
 BEFORE_ACCOUNTS = "1e79c10ea954"
 

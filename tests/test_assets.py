@@ -12,7 +12,7 @@ from flask import Flask
 from flask import url_for
 from flask.testing import FlaskClient
 
-from anotador import assets
+from anotador.web import assets
 
 
 def stylesheet_url(client: FlaskClient) -> str:

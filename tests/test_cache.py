@@ -1,10 +1,10 @@
 from flask import Flask
 from markupsafe import Markup
 
-from anotador import caching
 from anotador import rules
 from anotador import services
-from anotador.cache import LRU
+from anotador.storage import caching
+from anotador.storage.caching import LRU
 
 
 def test_the_least_recently_used_entry_goes_first():

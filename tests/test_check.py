@@ -20,14 +20,14 @@ from sql_counting import count_statements
 from stored import create_stored_match
 from stored import match_document
 
-from anotador import demo
-from anotador import integrity
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Seat
-from anotador.models import Side
+from anotador.backup import integrity
+from anotador.commands import demo
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 NUMBERS = itertools.count(1)
 QUIET = {"end": "stock_out", "closer": None, "sides": [{"table_points": 100}, {}]}

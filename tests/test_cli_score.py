@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from click.testing import Result
 
 from anotador import rules
-from anotador.cli import main
+from anotador.commands.main import main
 from anotador.rules import describe_variants
 
 EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"
@@ -193,7 +193,7 @@ def test_a_problem_is_one_line_even_with_a_newline_in_a_key():
 
 def test_invalid_input_in_a_real_process():
     done = subprocess.run(
-        [sys.executable, "-c", "from anotador.cli import main; main()", "score", "-"],
+        [sys.executable, "-c", "from anotador.commands.main import main; main()", "score", "-"],
         input=json.dumps(document(hands="none")),
         capture_output=True,
         text=True,
@@ -206,7 +206,7 @@ def test_invalid_input_in_a_real_process():
 
 def test_stdin_in_a_real_process():
     done = subprocess.run(
-        [sys.executable, "-c", "from anotador.cli import main; main()", "score", "-"],
+        [sys.executable, "-c", "from anotador.commands.main import main; main()", "score", "-"],
         input=(EXAMPLES / "E12.json").read_text(encoding="utf-8"),
         capture_output=True,
         text=True,

@@ -15,14 +15,14 @@ from flask.testing import FlaskClient
 from stored import match_document
 
 from anotador import backup
-from anotador import inputs
 from anotador import rules
-from anotador.cli import main
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
+from anotador.commands.main import main
 from anotador.rules.matchfile import MAX_DEPTH
 from anotador.rules.matchfile import nests_within
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.web import inputs
+from anotador.web.extensions import db
 
 ARRAYS = b"[" * 50_000
 OBJECTS = b'{"a":' * 50_000

@@ -14,8 +14,8 @@ import pytest
 
 from anotador import rules
 from anotador.rules.api import score_document
-from anotador.security import CONTENT_SECURITY_POLICY
-from anotador.views.engine import rules_bundle
+from anotador.web.security import CONTENT_SECURITY_POLICY
+from anotador.web.views.engine import rules_bundle
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "examples"
 

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from stored import MakeMatch
 
-from anotador import inputs
+from anotador.web import inputs
 
 WRONG = {"closer": "0", "s0_clean": "1", "s0_table_points": "33", "s0_red_threes": "9"}
 MULTIPLE = "Tiene que ser múltiplo de 5."

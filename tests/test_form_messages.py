@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from anotador import i18n
-from anotador.account_forms import SignInForm
-from anotador.hand_forms import HandForm
+from anotador.web.forms.accounts import SignInForm
+from anotador.web.forms.hand import HandForm
+from anotador.words import i18n
 
 
 @pytest.mark.parametrize(

@@ -78,13 +78,13 @@ from werkzeug.exceptions import HTTPException
 
 from anotador import create_app
 from anotador import services
-from anotador.extensions import LANGUAGES
-from anotador.extensions import db
-from anotador.models import Group
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import User
-from anotador.views.engine import rules_bundle
+from anotador.storage.models import Group
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import User
+from anotador.web.extensions import LANGUAGES
+from anotador.web.extensions import db
+from anotador.web.views.engine import rules_bundle
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))

@@ -20,10 +20,10 @@ from test_hands import fresh_form
 
 from anotador import backup
 from anotador import rules
-from anotador.cli import main
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
+from anotador.commands.main import main
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 #: A hand that scores nothing: two thousand of them never end a match.
 QUIET = {"end": "stock_out", "sides": [{}, {}]}

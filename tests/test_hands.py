@@ -14,7 +14,7 @@ from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
-from anotador.models import Match
+from anotador.storage.models import Match
 
 E1 = {
     "closer": "0",

@@ -16,11 +16,11 @@ from stored import join_group
 from stored import match_document
 from stored import signed_in
 
-from anotador import demo
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
+from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 
 def store(app: Flask, owner: str | None = None, **changes: Any) -> int:

@@ -1,6 +1,6 @@
 """Knowledge in one place (issue 9): the variants live in ``anotador/rules``, their words in the
-label table (``anotador/labels.py``, the variants' words in ``anotador/words.py``) and
-the catalogs, and problem paths are read by one parser.
+label table (``anotador/words/labels.py``, the variants' words in
+``anotador/words/variant_words.py``) and the catalogs, and problem paths are read by one parser.
 
 * No variant name or variant field/option name is written anywhere else in ``anotador/`` or in
   ``templates/``.
@@ -27,10 +27,8 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from anotador import labels
 from anotador import rules
 from anotador import services
-from anotador import stats
 from anotador.rules import InputField
 from anotador.rules import Reference
 from anotador.rules import Role
@@ -44,6 +42,8 @@ from anotador.rules.paths import join
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import summaries as stats
+from anotador.words import labels
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "anotador"
@@ -61,13 +61,15 @@ def engine_words() -> set[str]:
 
 # Nothing about a variant outside rules/ and the label table
 
+LABEL_TABLE = (Path("words", "labels.py"), Path("words", "variant_words.py"))
+
 
 def python_literals() -> Iterator[tuple[str, int, str]]:
     """(file, line, text) of every string constant in anotador/ but rules/ and the label
-    table (labels.py, words.py)."""
+    table (words/labels.py, words/variant_words.py)."""
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE)
-        if relative.parts[0] == "rules" or relative in (Path("labels.py"), Path("words.py")):
+        if relative.parts[0] == "rules" or relative in LABEL_TABLE:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
@@ -136,7 +138,7 @@ def test_the_scan_sees_what_it_looks_for() -> None:
 
 
 def catalog(lang: str) -> dict[str, Any]:
-    path = PACKAGE / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    path = PACKAGE / "words" / "translations" / lang / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as source:
         return {message.id: message.string for message in read_po(source, locale=lang)}
 
@@ -540,7 +542,7 @@ TEMPLATE_HOOKS = frozenset(
 )
 #: The one way in (the factory hands it the areas' helpers), and the command line's own app
 #: for printing sheets without the web app.
-TEMPLATE_HOOK_OWNERS = {PACKAGE / "templating.py", PACKAGE / "pdf" / "render.py"}
+TEMPLATE_HOOK_OWNERS = {PACKAGE / "web" / "templating.py", PACKAGE / "sheets" / "render.py"}
 
 
 def template_hooks(source: str) -> list[str]:
@@ -574,3 +576,38 @@ def test_the_template_hook_scan_sees_a_blueprint_that_registers_one() -> None:
     )
 
     assert sorted(template_hooks(blueprint)) == ["app_context_processor", "app_template_global"]
+
+
+# The top level reads like the design's table of contents (issue 27)
+
+MAX_TOP_LEVEL = 12
+
+
+def top_level() -> list[str]:
+    return sorted(p.name for p in PACKAGE.iterdir() if p.name not in ("__pycache__", ".mypy_cache"))
+
+
+def test_the_top_level_has_at_most_a_dozen_entries() -> None:
+    assert len(top_level()) <= MAX_TOP_LEVEL, top_level()
+
+
+def test_the_top_level_holds_packages_only() -> None:
+    """A new module goes into the package of its concept, not beside them."""
+    assert [name for name in top_level() if name.endswith(".py")] == ["__init__.py"]
+
+
+def test_every_package_says_what_it_holds_and_is_on_the_map() -> None:
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for name in top_level():
+        if name == "__init__.py":
+            continue
+        init = PACKAGE / name / "__init__.py"
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), name
+        assert f"`{name}/`" in architecture, f"{name}/ is not on docs/architecture.md's map"
+
+
+def test_the_readme_links_only_docs_the_project_carries() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "../shared" not in readme
+    for target in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (ROOT / target).exists(), target

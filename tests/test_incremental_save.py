@@ -16,13 +16,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
 
-from anotador import caching
 from anotador import rules
 from anotador import services
-from anotador.hand_forms import form_class
-from anotador.models import Match
 from anotador.rules import incremental
 from anotador.services.documents import match_document
+from anotador.storage import caching
+from anotador.storage.models import Match
+from anotador.web.forms.hand import form_class
 
 SMALL = {"end": "stock_out", "sides": [{"table_points": 50, "hand_points": 45}] * 2}
 WINNING = {

@@ -18,8 +18,8 @@ from stored import match_document
 from stored import signed_in
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 PLAYERS = [
     {"name": "Nosotros", "players": ["Ana", "Beto"]},
@@ -212,7 +212,7 @@ def test_the_rematch_needs_the_csrf_token(app_factory: Any, make_match: MakeMatc
 
 
 def test_the_readme_says_un_modulo() -> None:
-    from anotador.config import PROJECT_ROOT
+    from anotador.web.config import PROJECT_ROOT
 
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     assert "una módulo" not in readme

@@ -22,14 +22,14 @@ from stored import create_stored_match
 from stored import match_document
 from stored import signed_in
 
-from anotador import caching
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Player
 from anotador.rules import MESSAGES
 from anotador.rules import variant_defaults
+from anotador.storage import caching
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.web.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
 E1 = json.loads((ROOT / "tests/fixtures/examples/E01.json").read_text())
@@ -605,7 +605,7 @@ def test_unknown_language_is_a_404(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("lang", ["es", "it"])
 def test_catalog_is_complete(lang: str) -> None:
-    path = ROOT / f"anotador/translations/{lang}/LC_MESSAGES/messages.po"
+    path = ROOT / f"anotador/words/translations/{lang}/LC_MESSAGES/messages.po"
     with path.open("rb") as source:
         catalog = read_po(source, locale=lang)
     untranslated = [
@@ -633,7 +633,7 @@ def test_catalogs_hold_every_string_of_the_sources() -> None:
         for _, _, message, _, _ in extract_from_dir(ROOT, methods, keywords=keywords)
         if message
     }
-    with (ROOT / "anotador/translations/es/LC_MESSAGES/messages.po").open("rb") as source:
+    with (ROOT / "anotador/words/translations/es/LC_MESSAGES/messages.po").open("rb") as source:
         catalog = {message.id for message in read_po(source, locale="es") if message.id}
     assert sorted(found - catalog, key=str) == []
 

@@ -18,8 +18,8 @@ from test_matches import new_match_fields
 
 from anotador import rules
 from anotador import services
-from anotador import stats
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import summaries as stats
 
 ENGLISH = {"Accept-Language": "en"}
 SIDES = [

@@ -22,9 +22,9 @@ from sqlalchemy import event
 from stored import MakeMatch
 from stored import snapshot
 
-from anotador import errors
-from anotador import security
-from anotador.extensions import db
+from anotador.web import errors
+from anotador.web import security
+from anotador.web.extensions import db
 
 E1 = {
     "closer": "0",

@@ -20,10 +20,10 @@ from stored import match_document
 
 from anotador import rules
 from anotador import services
-from anotador.models import Match
 from anotador.services.outbox import Choice
 from anotador.services.outbox import Sent
 from anotador.services.outbox import fingerprint
+from anotador.storage.models import Match
 
 
 def quiet_hand(table: int = 50) -> dict[str, Any]:

@@ -25,13 +25,13 @@ from babel.messages.pofile import read_po
 from click.testing import CliRunner
 from flask import Flask
 
-from anotador import config
 from anotador import create_app
-from anotador import serving
-from anotador import startup
-from anotador.cli import main
+from anotador.commands import addresses as serving
+from anotador.commands import startup
+from anotador.commands.main import main
 from anotador.services.accounts import create_account
 from anotador.services.accounts import setup_code
+from anotador.web import config
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 RESOURCES = ("templates", "static", "migrations")
@@ -73,7 +73,7 @@ def test_this_checkout_is_seen_as_one():
     assert config.PROJECT_ROOT == CHECKOUT
     assert config.is_checkout(config.PACKAGE_DIR)
     assert config.MIGRATIONS == CHECKOUT / "migrations"
-    assert config.TRANSLATIONS == CHECKOUT / "anotador" / "translations"
+    assert config.TRANSLATIONS == CHECKOUT / "anotador" / "words" / "translations"
 
 
 # The data folder
@@ -172,7 +172,7 @@ class FakeServer:
 def faking_waitress(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     served: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        "anotador.waitress_server.listen",
+        "anotador.commands.waitress_server.listen",
         lambda app, host, port: FakeServer(served, host, port),
     )
     return served
@@ -235,7 +235,7 @@ def test_run_migrates_a_new_database_and_names_the_data_folder(
     served = faking_waitress(monkeypatch)
     for name in ("DATABASE_URL", "SECRET_KEY", "HOST", "PORT"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("anotador.serving.lan_ipv4", lambda: "192.168.1.23")
+    monkeypatch.setattr("anotador.commands.addresses.lan_ipv4", lambda: "192.168.1.23")
     data = tmp_path / "data"
 
     result = CliRunner().invoke(
@@ -370,10 +370,10 @@ def test_wheel_carries_templates_static_migrations_and_compiled_catalogs(built: 
         assert "anotador/migrations/alembic.ini" in names
         assert "anotador/static/css/app.css" in names
         for language in LANGUAGES:
-            po = CHECKOUT / f"anotador/translations/{language}/LC_MESSAGES/messages.po"
-            mo = wheel.read(f"anotador/translations/{language}/LC_MESSAGES/messages.mo")
+            po = CHECKOUT / f"anotador/words/translations/{language}/LC_MESSAGES/messages.po"
+            mo = wheel.read(f"anotador/words/translations/{language}/LC_MESSAGES/messages.mo")
             assert compiled(mo) == translations(po), language
-        assert compiled(wheel.read("anotador/translations/es/LC_MESSAGES/messages.mo"))[
+        assert compiled(wheel.read("anotador/words/translations/es/LC_MESSAGES/messages.mo"))[
             "New match"
         ] == ("Nueva partida")
 
@@ -403,6 +403,6 @@ def test_sdist_carries_the_sources_and_compiled_catalogs(built: dict[str, Path])
     for file in ("setup.py", "MANIFEST.in", "pyproject.toml", "babel.cfg", "README.md"):
         assert file in names
     for language in LANGUAGES:
-        assert f"anotador/translations/{language}/LC_MESSAGES/messages.po" in names
-        assert f"anotador/translations/{language}/LC_MESSAGES/messages.mo" in names
+        assert f"anotador/words/translations/{language}/LC_MESSAGES/messages.po" in names
+        assert f"anotador/words/translations/{language}/LC_MESSAGES/messages.mo" in names
     assert not [n for n in names if n.startswith(("instance/", ".venv/", "build/"))]

@@ -13,16 +13,17 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 from flask import Flask
+from flask import has_app_context
 from flask.testing import FlaskClient
 from stored import create_stored_match
 
-from anotador import pdf
 from anotador import rules
 from anotador import services
-from anotador.cli import main
-from anotador.pdf import render
-from anotador.pdf import shelf
-from anotador.pdf.chart import progression_chart
+from anotador import sheets as pdf
+from anotador.commands.main import main
+from anotador.sheets import render
+from anotador.sheets import shelf
+from anotador.sheets.chart import progression_chart
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Beto"]},
@@ -547,3 +548,11 @@ def test_blank_command(tmp_path: Path) -> None:
     bad = CliRunner().invoke(main, ["blank", "--variant", "real", "--layout", "3p", "-o", "x.pdf"])
     assert bad.exit_code == 2
     assert bad.stderr.startswith("layout: ")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "Mínimo para bajar"), ("it", "Totale finale")])
+def test_a_sheet_drawn_outside_the_web_app_is_in_its_language(lang: str, words: str) -> None:
+    """The command line and the drawing process draw sheets with no web app: they read the
+    same catalogs (anotador/words/translations)."""
+    assert not has_app_context()
+    assert words in pages(pdf.render_match_sheet(*scored(finished_match()), lang=lang))[0]

@@ -17,7 +17,7 @@ from stored import signed_in
 from test_pdf import finished_match
 
 from anotador import services
-from anotador.pdf import shelf
+from anotador.sheets import shelf
 
 AppFactory = Callable[..., Flask]
 

@@ -14,10 +14,10 @@ from stored import player_id
 from stored import signed_in
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.web.extensions import db
 
 
 def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:

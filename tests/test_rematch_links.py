@@ -17,8 +17,8 @@ from stored import join_group
 from stored import signed_in
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Beto"]},

@@ -23,13 +23,13 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.test import encode_multipart
 
 from anotador import backup
-from anotador import bulk
 from anotador import rules
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Seat
-from anotador.models import Side
+from anotador.backup import bulk
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
 HEADER = json.dumps({"format": backup.BACKUP_FORMAT})

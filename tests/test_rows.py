@@ -1,5 +1,5 @@
 """The lists and rows of the home page and the history are drawn once per content
-(anotador.rows): whatever a row shows changes, the row changes with it; a kept list loads no
+(anotador.web.rows): whatever a row shows changes, the row changes with it; a kept list loads no
 match; and only so many are kept."""
 
 import pytest
@@ -9,11 +9,11 @@ from sql_counting import count_statements
 from stored import MakeMatch
 from stored import rename
 
-from anotador import caching
-from anotador import rows
 from anotador import services
-from anotador.cache import LRU
 from anotador.services.scope import EVERYTHING
+from anotador.storage import caching
+from anotador.storage.caching import LRU
+from anotador.web import rows
 
 PAIRS = (
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

@@ -1,4 +1,4 @@
-"""Browser hardening on every response (anotador/security.py) and the reverse proxy setting.
+"""Browser hardening on every response (anotador/web/security.py) and the reverse proxy setting.
 
 Every kind of response the app makes gets the same headers; cookies are ``HttpOnly`` and
 ``SameSite=Lax`` always and ``Secure`` on HTTPS only, so the app keeps working over plain HTTP
@@ -23,11 +23,11 @@ from stored import MakeMatch
 from werkzeug.test import TestResponse
 
 from anotador import create_app
-from anotador import demo
-from anotador import security
-from anotador.config import proxy_settings
-from anotador.extensions import db
-from anotador.models import Player
+from anotador.commands import demo
+from anotador.storage.models import Player
+from anotador.web import security
+from anotador.web.config import proxy_settings
+from anotador.web.extensions import db
 
 AppFactory = Callable[..., Flask]
 

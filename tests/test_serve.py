@@ -18,7 +18,7 @@ import pytest
 
 #: Only there so that a server that never comes up fails instead of blocking the run.
 HANG_GUARD_SECONDS = 120
-SERVE = "from anotador.cli import main; main(['serve'])"
+SERVE = "from anotador.commands.main import main; main(['serve'])"
 
 
 def free_port() -> int:

@@ -17,12 +17,12 @@ from stored import match_document
 
 from anotador import backup
 from anotador import services
-from anotador.caching import caches
-from anotador.caching import match_key
-from anotador.extensions import db
-from anotador.models import Match
 from anotador.services.scope import EVERYTHING
-from anotador.signals import match_changed
+from anotador.storage.caching import caches
+from anotador.storage.caching import match_key
+from anotador.storage.models import Match
+from anotador.storage.signals import match_changed
+from anotador.web.extensions import db
 
 
 def document(**changes: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Reachable from the table: the listening address, the LAN address, the banner with its QR
-code, the home page's QR code (anotador/serving.py) and gunicorn's settings
-(anotador/production.py)."""
+code, the home page's QR code (anotador/commands/addresses.py) and gunicorn's settings
+(anotador/commands/serve.py)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from gunicorn.workers.gthread import ThreadWorker
 
-from anotador import gunicorn_worker
-from anotador import i18n
-from anotador import production
-from anotador import security
-from anotador import serving
-from anotador.extensions import LANGUAGES
+from anotador.commands import addresses as serving
+from anotador.commands import gunicorn_worker
+from anotador.commands import serve as production
+from anotador.web import security
+from anotador.web.extensions import LANGUAGES
+from anotador.words import i18n
 
 LAN = "192.168.1.23"
 

@@ -14,9 +14,9 @@ from test_hands import E1
 from test_hands import record
 from test_sharing import SIDES
 
-from anotador import access
 from anotador import services
-from anotador.extensions import db
+from anotador.web import access
+from anotador.web.extensions import db
 
 CROSS_SITE = {"Sec-Fetch-Site": "cross-site"}
 #: More links than every list of the session keeps together.

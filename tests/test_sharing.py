@@ -16,9 +16,9 @@ from test_hands import E1
 from test_hands import record
 
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.services import statistics
+from anotador.statistics import reads as statistics
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nos", "players": ["Ana", "Carla"]},

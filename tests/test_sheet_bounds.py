@@ -21,8 +21,8 @@ from stored import create_stored_match
 from stored import signed_in
 from test_pdf import finished_match
 
-from anotador import config
-from anotador.pdf import shelf
+from anotador.sheets import shelf
+from anotador.web import config
 
 AppFactory = Callable[..., Flask]
 FAKE = b"%PDF-1.7 stub"

@@ -23,8 +23,8 @@ from test_sharing import make_link
 from test_sharing import opened
 
 from anotador import services
-from anotador import sheet_links
-from anotador.pdf import shelf
+from anotador.sheets import links as sheet_links
+from anotador.sheets import shelf
 
 
 def sheet_link(client: FlaskClient, match_id: int) -> str:

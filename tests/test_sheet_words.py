@@ -10,7 +10,7 @@ import pytest
 from stored import create_stored_match
 from stored import signed_in
 
-from anotador import pdf
+from anotador import sheets as pdf
 
 
 def blank_text(variant: str, lang: str) -> str:

@@ -23,15 +23,15 @@ from flask.testing import FlaskClient
 from stored import OWNER
 from stored import PASSWORD
 
-from anotador import device_cookies
 from anotador import services
-from anotador.extensions import db
-from anotador.models import SignInFailure
-from anotador.models import User
-from anotador.models import name_key
 from anotador.services import throttle
 from anotador.services.accounts import FIRST_TAKEN
 from anotador.services.accounts import setup_code
+from anotador.storage.models import SignInFailure
+from anotador.storage.models import User
+from anotador.storage.models import name_key
+from anotador.web import device_cookies
+from anotador.web.extensions import db
 
 ACCOUNT = throttle.ALLOWANCES["account"]
 SETUP = throttle.ALLOWANCES["setup"]

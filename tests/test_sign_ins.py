@@ -15,9 +15,9 @@ from stored import OWNER
 from stored import PASSWORD
 from stored import signed_in
 
-from anotador.extensions import db
-from anotador.models import SignedIn
 from anotador.services import sign_ins
+from anotador.storage.models import SignedIn
+from anotador.web.extensions import db
 
 SESSION, REMEMBER = "session", "remember_token"
 

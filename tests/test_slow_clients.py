@@ -1,5 +1,5 @@
 """Both real servers (``anotador run``: waitress; ``anotador serve``: gunicorn with
-:mod:`anotador.gunicorn_worker`) in a child process on a loopback port: clients trickling a
+:mod:`anotador.commands.gunicorn_worker`) in a child process on a loopback port: clients trickling a
 request byte by byte do not keep ``/healthz`` from answering, and the servers' own answers
 to requests they cannot read carry the security headers.
 
@@ -27,15 +27,15 @@ from test_serve import free_port
 from test_serve import get
 from test_serve import wait_until_up
 
-from anotador import security
+from anotador.web import security
 
 pytestmark = pytest.mark.slow
 
 #: The server command of each: waitress (``make run``) and gunicorn (one worker, 4 threads:
 #: the fewest threads, the easiest to starve).
 COMMANDS = {
-    "run": "from anotador.cli import main; main(['run'])",
-    "serve": "from anotador.cli import main; main(['serve'])",
+    "run": "from anotador.commands.main import main; main(['run'])",
+    "serve": "from anotador.commands.main import main; main(['serve'])",
 }
 TRICKLERS = 20
 #: Seconds between two bytes of a trickling client.

@@ -5,8 +5,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from anotador.extensions import SQLITE_BUSY_TIMEOUT_MS
-from anotador.extensions import db
+from anotador.web.extensions import SQLITE_BUSY_TIMEOUT_MS
+from anotador.web.extensions import db
 
 
 def pragma(name: str) -> object:

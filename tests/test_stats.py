@@ -12,10 +12,10 @@ from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
-from anotador import stats
-from anotador.models import name_key
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
+from anotador.statistics import summaries as stats
+from anotador.storage.models import name_key
 
 AB, CD, AC, BD = ["Ana", "Beto"], ["Carla", "Dani"], ["Ana", "Carla"], ["Beto", "Dani"]
 
@@ -202,8 +202,8 @@ def test_name_keys_used_by_lookups():
 
 
 def test_charts_draw_each_side_and_the_target(app: Flask):
-    from anotador import charts
     from anotador import rules
+    from anotador.statistics import charts
 
     with app.test_request_context():
         game, _ = rules.read_match(HISTORY[0])

@@ -18,14 +18,14 @@ from stored import match_document
 
 from anotador import backup
 from anotador import services
-from anotador import stats
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Side
-from anotador.services import statistics
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import reads as statistics
+from anotador.statistics import summaries as stats
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

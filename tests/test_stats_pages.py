@@ -13,13 +13,13 @@ from stored import MakeMatch
 from stored import player_id
 from stored import rename
 
-from anotador import caching
 from anotador import services
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
 from anotador.services.scope import EVERYTHING
-from anotador.views import players
+from anotador.storage import caching
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.web.extensions import db
+from anotador.web.views import players
 
 PAIRS = (
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

@@ -1,4 +1,4 @@
-"""The app-wide template helpers come from the factory (anotador.templating), not from a
+"""The app-wide template helpers come from the factory (anotador.web.templating), not from a
 blueprint: a template renders them whatever blueprint served the request."""
 
 from flask import Flask
@@ -9,7 +9,7 @@ from stored import OWNER
 from stored import create_account
 from stored import signed_in
 
-from anotador import templating
+from anotador.web import templating
 
 
 def test_the_factory_registers_every_helper(app: Flask) -> None:

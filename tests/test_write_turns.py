@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from anotador import write_turns
-from anotador.extensions import db
+from anotador.storage import write_turns
+from anotador.web.extensions import db
 
 
 def sqlite_file(app: Flask) -> Path | None:

@@ -16,8 +16,8 @@ from typing import Any
 
 from anotador import rules
 from anotador import services
-from anotador.models import Match
 from anotador.services.scope import Scope
+from anotador.storage.models import Match
 
 BACKUP_FORMAT = "anotador-backup/1"
 #: Matches per transaction when importing, and per read when exporting.

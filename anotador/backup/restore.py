@@ -32,16 +32,16 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador import bulk
 from anotador import rules
 from anotador import services
-from anotador import signals
+from anotador.backup import bulk
 from anotador.backup.export import BACKUP_FORMAT
 from anotador.backup.export import BATCH
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import name_key
 from anotador.rules.problems import N_
+from anotador.storage import signals
+from anotador.storage.models import Match
+from anotador.storage.models import name_key
+from anotador.web.extensions import db
 
 MB = 1024 * 1024
 #: A match file line (or a whole match file) longer than this is reported invalid without

@@ -4,7 +4,7 @@
   lists, the history, the registry, the statistics); :mod:`~anotador.services.batches` reads
   every stored match a batch at a time (export, ``anotador check``, imports),
   :mod:`~anotador.services.lists` the lists' matches as states first and
-  :mod:`~anotador.services.statistics` the statistics' summaries, and ``queries`` offers
+  :mod:`~anotador.statistics.reads` the statistics' summaries, and ``queries`` offers
   their functions with the rest.
 - :mod:`~anotador.services.documents`: a stored match's file, its content hash and its
   summary columns (imported by the others, importing none of them).
@@ -20,8 +20,8 @@
   :mod:`~anotador.services.scope`: whose matches a read sees.
 
 Each write validates through the rules engine, claims the match's version (in its write
-turn: :mod:`anotador.write_turns`), commits once and then sends
-:data:`anotador.signals.match_changed`; none of them knows about requests, sessions or
+turn: :mod:`anotador.storage.write_turns`), commits once and then sends
+:data:`anotador.storage.signals.match_changed`; none of them knows about requests, sessions or
 flashing: they return what happened.
 """
 

@@ -20,16 +20,16 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.security import check_password_hash
 from werkzeug.security import generate_password_hash
 
-from anotador import names
 from anotador import rules
-from anotador import signals
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import SignedIn
-from anotador.models import User
-from anotador.models import name_key
 from anotador.services import throttle
+from anotador.storage import names
+from anotador.storage import signals
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import SignedIn
+from anotador.storage.models import User
+from anotador.storage.models import name_key
+from anotador.web.extensions import db
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
@@ -116,12 +116,12 @@ def check_new_password(password: str, field: str = "password") -> None:
 
 
 def password_hash(password: str) -> str:
-    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.config.
+    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.web.config.
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 
 def account_name(name: str) -> str:
-    """A new account's name: one line, every character visible (:mod:`anotador.names`)."""
+    """A new account's name: one line, every character visible (:mod:`anotador.storage.names`)."""
     clean = one_line_name(name)
     if names.invisible_characters(clean):
         message = _l(

@@ -13,14 +13,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
 from anotador.services.documents import document_of
 from anotador.services.scope import Scope
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 BATCH = 500
 

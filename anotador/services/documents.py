@@ -15,13 +15,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from anotador import rules
-from anotador.extensions import db
-from anotador.figures import SideFigures
-from anotador.figures import side_figures
-from anotador.figures import with_last_hand
-from anotador.models import Match
-from anotador.models import Side
-from anotador.models import name_key
+from anotador.statistics.figures import SideFigures
+from anotador.statistics.figures import side_figures
+from anotador.statistics.figures import with_last_hand
+from anotador.storage.models import Match
+from anotador.storage.models import Side
+from anotador.storage.models import name_key
+from anotador.web.extensions import db
 
 
 def match_document(match: Match, hands: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -154,8 +154,8 @@ def stored_figures(
     version: int,
     earlier: Sequence[SideFigures] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each side's :class:`anotador.figures.SideFigures` as ``Side.figures`` stores them: with
-    the ``Match.version`` they belong to (statistics score a match whose figures are of
+    """Each side's :class:`~anotador.statistics.figures.SideFigures` as ``Side.figures`` stores
+    them: with the ``Match.version`` they belong to (statistics score a match whose figures are of
     another version, so they are never stale). ``earlier``: the sides' figures over every
     hand but the last (:func:`figures_before_last_hand`), when known."""
     made = side_figures(game, score) if earlier is None else with_last_hand(earlier, game, score)

@@ -9,13 +9,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador.models import STATUSES
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
-from anotador.models import name_key
 from anotador.services.scope import Scope
+from anotador.storage.models import STATUSES
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.storage.models import name_key
 
 
 @dataclasses.dataclass(frozen=True)

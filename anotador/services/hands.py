@@ -12,17 +12,17 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from anotador import rules
-from anotador import signals
-from anotador import write_turns
-from anotador.caching import caches
-from anotador.caching import match_key
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
 from anotador.services import documents
 from anotador.services.documents import match_document
 from anotador.services.matches import cached
 from anotador.services.matches import claim_version
+from anotador.storage import signals
+from anotador.storage import write_turns
+from anotador.storage.caching import caches
+from anotador.storage.caching import match_key
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,7 +186,7 @@ def save_hands(
     :func:`full_reading`), then apply the change if nobody else changed the match since
     ``version`` was read. ``inputs_after`` gives the stored inputs of every hand afterwards
     (from the reading), ``apply`` writes them; ``change`` names the change for
-    :data:`anotador.signals.match_changed`, sent once it is committed."""
+    :data:`anotador.storage.signals.match_changed`, sent once it is committed."""
     game, score, problems = reading
     if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))

@@ -11,17 +11,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador.caching import state_keys
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Side
 from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import Scope
+from anotador.storage.caching import state_keys
+from anotador.storage.models import Match
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 
 class Listed:
     """The matches of a list, in order, as their states: what keys their drawn rows
-    (``anotador.rows.cached_list``). What a row shows (with the sides and, with ``seats``,
+    (``anotador.web.rows.cached_list``). What a row shows (with the sides and, with ``seats``,
     their players) is loaded only if a row is drawn, in two more statements."""
 
     def __init__(self, states: Sequence[Any], *, seats: bool = False) -> None:
@@ -29,7 +29,7 @@ class Listed:
         self.seats = seats
 
     def keys(self) -> tuple[Hashable, ...]:
-        """The :func:`anotador.caching.match_key` of each match (None for one without a
+        """The :func:`anotador.storage.caching.match_key` of each match (None for one without a
         content hash)."""
         return tuple(state_keys(self.states))
 

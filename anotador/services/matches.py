@@ -10,20 +10,20 @@ from typing import Any
 import sqlalchemy as sa
 
 from anotador import rules
-from anotador import signals
-from anotador import write_turns
-from anotador.caching import caches
-from anotador.caching import match_key
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
-from anotador.models import Seat
-from anotador.models import Side
 from anotador.services.accounts import new_token
 from anotador.services.accounts import owner_or_default
 from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
 from anotador.services.players import find_or_create_player
+from anotador.storage import signals
+from anotador.storage import write_turns
+from anotador.storage.caching import caches
+from anotador.storage.caching import match_key
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """One match's reads by id: the match with its sides and players, and the light states the
 match page, its sheet and the live poll read first (one statement each, past the ORM).
-Who may see the match is decided from what they read (:mod:`anotador.access`)."""
+Who may see the match is decided from what they read (:mod:`anotador.web.access`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import dataclasses
 
 import sqlalchemy as sa
 
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.web.extensions import db
 
 
 def load_match(match_id: int) -> Match | None:
@@ -38,7 +38,7 @@ class MatchState:
     hand_count: int
     #: Each side's name and its players' names, in seating order.
     names: tuple[tuple[str, tuple[str, ...]], ...]
-    #: Who may see it (anotador.access).
+    #: Who may see it (anotador.web.access).
     sharing: Sharing
     #: Its rules and seating (the blank sheet the page offers).
     variant: str

@@ -27,14 +27,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from anotador import rules
-from anotador.extensions import db
-from anotador.models import Hand
-from anotador.models import Match
 from anotador.services.hands import Outcome
 from anotador.services.hands import edit_hand
 from anotador.services.hands import record_hand
 from anotador.services.hands import saved_with_key
 from anotador.services.matches import score
+from anotador.storage.models import Hand
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 #: How a sender settles a conflict: mine after theirs, or mine in place of one of theirs.
 RESOLUTIONS = ("append", "replace")

@@ -11,7 +11,7 @@ stored by another version, the hands) only of the matches whose summary is not k
 statement each per 500 matches (never one query per row). A filter every read must apply
 (private matches and their owner) is added here and in ``batches``, nowhere else: each list
 takes a :class:`~anotador.services.scope.Scope`. A single match is read by id: who may see it is
-decided from its ``owner_id``, ``group_id`` and link tokens (:mod:`anotador.access`).
+decided from its ``owner_id``, ``group_id`` and link tokens (:mod:`anotador.web.access`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,6 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from anotador.extensions import db
-from anotador.models import Match
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
-from anotador.models import name_key
 from anotador.services.batches import BATCH as BATCH
 from anotador.services.batches import Stored as Stored
 from anotador.services.batches import iter_matches as iter_matches
@@ -61,9 +55,15 @@ from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import ACCOUNT_PLAYERS
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
-from anotador.services.statistics import Summaries as Summaries
-from anotador.services.statistics import kept_summaries as kept_summaries
-from anotador.services.statistics import summaries as summaries
+from anotador.statistics.reads import Summaries as Summaries
+from anotador.statistics.reads import kept_summaries as kept_summaries
+from anotador.statistics.reads import summaries as summaries
+from anotador.storage.models import Match
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
+from anotador.storage.models import name_key
+from anotador.web.extensions import db
 
 PAGE_SIZE = 25
 PLAYERS_PAGE_SIZE = 50

@@ -2,7 +2,7 @@
 
 Every read in :mod:`anotador.services.queries` and :mod:`anotador.services.batches` takes a
 :class:`Scope` and adds its condition; nothing else filters by owner. The web builds the scope
-of the signed-in account (``anotador.access.scope``); an administrator's command line uses
+of the signed-in account (``anotador.web.access.scope``); an administrator's command line uses
 :data:`EVERYTHING`.
 """
 
@@ -12,11 +12,11 @@ import dataclasses
 
 import sqlalchemy as sa
 
-from anotador.models import Match
-from anotador.models import Membership
-from anotador.models import Player
-from anotador.models import Seat
-from anotador.models import Side
+from anotador.storage.models import Match
+from anotador.storage.models import Membership
+from anotador.storage.models import Player
+from anotador.storage.models import Seat
+from anotador.storage.models import Side
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,5 +108,5 @@ ACCOUNT_PLAYERS = account_players(ACCOUNT)
 
 #: An administrator's command line: every match of the installation.
 EVERYTHING = Scope(None, everything=True)
-#: Nobody signed in: no list shows anything (links open single matches, see anotador.access).
+#: Nobody signed in: no list shows anything (links open single matches, see anotador.web.access).
 NOBODY = Scope(None)

@@ -1,4 +1,4 @@
-"""A match's links and group: what its owner shares (see :mod:`anotador.access`).
+"""A match's links and group: what its owner shares (see :mod:`anotador.web.access`).
 
 A link is an unguessable token in the match's row. Revoking a link clears it; making it
 again gives a new token, so an old link never comes back to life.
@@ -10,11 +10,11 @@ from typing import Literal
 
 import sqlalchemy as sa
 
-from anotador.extensions import db
-from anotador.models import Match
 from anotador.services.accounts import new_token
 from anotador.services.groups import group_ids_of
 from anotador.services.one_match import Sharing
+from anotador.storage.models import Match
+from anotador.web.extensions import db
 
 LinkKind = Literal["table", "spectator"]
 LINK_KINDS: tuple[LinkKind, ...] = ("table", "spectator")

@@ -32,10 +32,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
-from anotador import write_turns
-from anotador.extensions import db
-from anotador.models import SignInFailure
-from anotador.models import utc_now
+from anotador.storage import write_turns
+from anotador.storage.models import SignInFailure
+from anotador.storage.models import utc_now
+from anotador.web.extensions import db
 
 #: Attempts that never wait; then each further one waits 2, 4, 8 ... seconds, at most a minute.
 SLOW_AFTER = 3

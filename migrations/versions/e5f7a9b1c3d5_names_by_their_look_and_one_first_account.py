@@ -1,7 +1,7 @@
 """names by their look, one first account, forgotten throttle keys
 
 ``account.name_skeleton`` (unique): what a name looks like (UTS #39's skeleton, hashed:
-``anotador.names``), so no two accounts get names a person cannot tell apart. Existing
+``anotador.storage.names``), so no two accounts get names a person cannot tell apart. Existing
 accounts get theirs; when two of them already look alike, the older keeps it and the other
 none. ``account.first_account`` (unique, True or NULL): the account that claimed the
 installation, so two first sign-ups at once cannot both become its administrator; the
@@ -37,7 +37,7 @@ def upgrade():
 
 def fill(connection):
     # The app's own reading of a name's look: the same as a sign-up computes.
-    from anotador.names import skeleton_digest
+    from anotador.storage.names import skeleton_digest
 
     account = sa.table(
         "account",

@@ -13,7 +13,7 @@ from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
-from anotador.extensions import db
+from anotador.web.extensions import db
 
 pytestmark = pytest.mark.browser
 

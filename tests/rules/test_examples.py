@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from anotador.cli import main
+from anotador.commands.main import main
 from anotador.rules import score_document
 from anotador.rules import scored_match_to_json
 
@@ -100,7 +100,7 @@ def test_example_through_the_cli(name: str):
 def test_example_through_a_real_process():
     name = "E10"
     document, expected = load(name)
-    command = "from anotador.cli import main; main()"
+    command = "from anotador.commands.main import main; main()"
 
     done = subprocess.run(
         [sys.executable, "-c", command, "score", str(EXAMPLES / f"{name}.json")],

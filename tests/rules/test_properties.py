@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from anotador.cli import main
+from anotador.commands.main import main
 from anotador.rules import MESSAGES
 from anotador.rules import VARIANTS
 from anotador.rules import Match

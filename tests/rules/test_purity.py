@@ -21,9 +21,9 @@ HEAVY = ("flask", "sqlalchemy", "wtforms", "weasyprint", "flask_wtf", "psycopg")
 PROBE = """
 import json, sys
 import anotador.rules
-import anotador.cli
+import anotador.commands.main
 try:
-    anotador.cli.main(["score", sys.argv[1]], standalone_mode=False)
+    anotador.commands.main.main(["score", sys.argv[1]], standalone_mode=False)
 finally:
     loaded = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[2:]))
     print("HEAVY=" + json.dumps(loaded))

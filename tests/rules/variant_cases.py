@@ -9,7 +9,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from anotador.cli import main
+from anotador.commands.main import main
 from anotador.rules import MatchScore
 from anotador.rules import Problem
 from anotador.rules import score_document

@@ -1,0 +1,1 @@
+"""The forms (Flask-WTF, CSRF on): they read what was typed; the rules engine judges it."""
