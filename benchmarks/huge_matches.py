@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import json
 import multiprocessing
-import random
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ from benchmarks.restore import make_app
 from benchmarks.restore import peak_rss_mb
 from benchmarks.restore import reset_peak
 from benchmarks.restore import status_mb
-from benchmarks.sheets import side
+from benchmarks.sheets import match_document
 from benchmarks.web import signed_in_client
 
 MATCHES = 3
@@ -40,36 +39,15 @@ TARGET_MB = 300
 
 
 def huge_document(seed: int) -> dict[str, Any]:
-    """A uruguaya 4p match of ``rules.MAX_HANDS`` closed hands (canastas, red threes, cards
-    left in hand), whose side that did not go out loses about what the other wins, so the
-    match is still on at the last hand."""
-    rng = random.Random(seed)
-    played = []
-    for _ in range(rules.MAX_HANDS):
-        closer = rng.randrange(2)
-        entries = [
-            side(
-                clean=1 if index == closer else 0,
-                dirty=rng.randint(0, 1),
-                table=5 * rng.randint(20, 60),
-                hand=0 if index == closer else 5 * rng.randint(100, 200),
-                red=rng.randint(0, 1),
-            )
-            for index in range(2)
-        ]
-        played.append({"end": "closed", "closer": closer, "sides": entries})
-    return {
-        "format": "anotador-match/1",
-        "variant": "uruguaya",
-        "layout": "4p",
-        "title": f"Huge {seed}",
-        "options": {"target": rules.variant.MAX_TARGET},
-        "sides": [
-            {"name": "Nosotros", "players": ["Ana", "Beto"]},
-            {"name": "Ellos", "players": ["Carla", "Dani"]},
-        ],
-        "hands": played,
-    }
+    """A uruguaya 4p match of ``rules.MAX_HANDS`` closed hands, whose side that did not go out
+    loses about what the other wins, so the match is still on at the last hand."""
+    return match_document(
+        rules.MAX_HANDS,
+        rules.variant.MAX_TARGET,
+        seed,
+        cards_left=(100, 200),
+        title=f"Huge {seed}",
+    )
 
 
 def view_all(folder: Path, ids: list[int], answer: Any) -> None:

@@ -34,9 +34,17 @@ def side(clean: int, dirty: int, table: int, hand: int, red: int) -> dict[str, i
     }
 
 
-def match_document(hands: int = HANDS, target: int = 100_000, seed: int = 7) -> dict[str, Any]:
+def match_document(
+    hands: int = HANDS,
+    target: int = 100_000,
+    seed: int = 7,
+    *,
+    cards_left: tuple[int, int] = (10, 60),
+    title: str = "Benchmark",
+) -> dict[str, Any]:
     """A uruguaya 4p match of ``hands`` closed hands with canastas, red threes and cards
-    left in hand (every part of the sheet in use)."""
+    left in hand (every part of the sheet in use): the side that did not go out keeps
+    ``cards_left`` (in fives) in its hand."""
     rng = random.Random(seed)
     played = []
     for _ in range(hands):
@@ -46,7 +54,7 @@ def match_document(hands: int = HANDS, target: int = 100_000, seed: int = 7) -> 
                 clean=1 if index == closer else 0,
                 dirty=rng.randint(0, 1),
                 table=5 * rng.randint(20, 60),
-                hand=0 if index == closer else 5 * rng.randint(10, 60),
+                hand=0 if index == closer else 5 * rng.randint(*cards_left),
                 red=rng.randint(0, 1),
             )
             for index in range(2)
@@ -56,7 +64,7 @@ def match_document(hands: int = HANDS, target: int = 100_000, seed: int = 7) -> 
         "format": "anotador-match/1",
         "variant": "uruguaya",
         "layout": "4p",
-        "title": "Benchmark",
+        "title": title,
         "options": {"target": target},
         "sides": [
             {"name": "Nosotros", "players": ["Ana", "Beto"]},

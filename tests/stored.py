@@ -35,6 +35,32 @@ MakeMatch = Callable[..., int]
 
 #: The sides of a match nobody named: two, without players.
 DEFAULT_SIDES = ({"name": "Nosotros"}, {"name": "Ellos"})
+#: Two named pairs (layout ``4p``).
+TWO_PAIRS = [
+    {"name": "Nosotros", "players": ["Ana", "Beto"]},
+    {"name": "Ellos", "players": ["Carla", "Dani"]},
+]
+#: Uruguaya 4p to 5000: the first side goes out with a big hand (it wins on the second).
+BIG_HAND = {
+    "end": "closed",
+    "closer": 0,
+    "sides": [
+        {"clean": 4, "dirty": 2, "table_points": 900, "hand_points": 0, "red_threes": 1},
+        {"clean": 0, "dirty": 0, "table_points": 100, "hand_points": 40, "red_threes": 0},
+    ],
+}
+#: Example E1's hand as the hand form posts it (uruguaya 4p).
+E1_FORM = {
+    "closer": "0",
+    "s0_clean": "2",
+    "s0_dirty": "1",
+    "s0_table_points": "760",
+    "s0_red_threes": "1",
+    "s1_dirty": "1",
+    "s1_table_points": "340",
+    "s1_hand_points": "85",
+    "s1_red_threes": "2",
+}
 
 
 def match_document(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import E1_FORM
 from stored import create_stored_match
 from stored import match_document
-from test_hands import E1
 from test_hands import record
 
 SAVED = "Mano 1 anotada."
@@ -20,7 +20,7 @@ BACKGROUND = {"Sec-Fetch-Mode": "cors"}
 def saved_hand(app: Flask, client: FlaskClient) -> tuple[int, str]:
     """A hand recorded through the form; the match's id and the page the save sends to."""
     match_id = create_stored_match(app, match_document(layout="4p"))
-    response = record(client, match_id, E1)
+    response = record(client, match_id, E1_FORM)
     assert response.status_code == 302
     return match_id, response.headers["Location"]
 

@@ -49,15 +49,22 @@ def sees_the_group(client: FlaskClient, group_id: int, match_id: int) -> dict[st
     }
 
 
+def owner_and_member(app: Flask) -> tuple[FlaskClient, FlaskClient, int, int]:
+    """The owner's and a second account's phones (the second with a match of its own), and
+    the owner's group with a shared match: (owner, member, group id, match id)."""
+    create_account(app, "Miembro")
+    owner, member = signed_in(app), signed_in(app, "Miembro")
+    app.config["OWN_MATCH"] = create_stored_match(app, match_document(), owner="Miembro")
+    group_id, match_id = group_with_match(app, owner)
+    return owner, member, group_id, match_id
+
+
 NOTHING = dict.fromkeys(("home", "history", "players", "match", "group", "share"), False)
 EVERYTHING = dict.fromkeys(NOTHING, True)
 
 
 def test_an_invitation_shows_nothing_of_the_group_until_it_is_accepted(app: Flask):
-    create_account(app, "Miembro")
-    owner, member = signed_in(app), signed_in(app, "Miembro")
-    app.config["OWN_MATCH"] = create_stored_match(app, match_document(), owner="Miembro")
-    group_id, match_id = group_with_match(app, owner)
+    owner, member, group_id, match_id = owner_and_member(app)
     assert invite(owner, group_id, "miembro") == 303
     assert sees_the_group(member, group_id, match_id) == NOTHING
     assert "Invitados" in owner.get(f"/grupos/{group_id}").get_data(as_text=True)
@@ -72,10 +79,7 @@ def test_an_invitation_shows_nothing_of_the_group_until_it_is_accepted(app: Flas
 
 
 def test_a_declined_invitation_leaves_nothing(app: Flask):
-    create_account(app, "Miembro")
-    owner, member = signed_in(app), signed_in(app, "Miembro")
-    app.config["OWN_MATCH"] = create_stored_match(app, match_document(), owner="Miembro")
-    group_id, match_id = group_with_match(app, owner)
+    owner, member, group_id, match_id = owner_and_member(app)
     assert invite(owner, group_id, "Miembro") == 303
     assert member.post(f"/grupos/{group_id}/rechazar").status_code == 303
     assert sees_the_group(member, group_id, match_id) == NOTHING
@@ -91,10 +95,7 @@ def test_a_declined_invitation_leaves_nothing(app: Flask):
 
 
 def test_a_member_can_leave(app: Flask):
-    create_account(app, "Miembro")
-    owner, member = signed_in(app), signed_in(app, "Miembro")
-    app.config["OWN_MATCH"] = create_stored_match(app, match_document(), owner="Miembro")
-    group_id, match_id = group_with_match(app, owner)
+    owner, member, group_id, match_id = owner_and_member(app)
     assert invite(owner, group_id, "Miembro") == 303
     assert member.post(f"/grupos/{group_id}/aceptar").status_code == 303
     with app.app_context():

@@ -9,24 +9,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import E1_FORM
 from stored import MakeMatch
 from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
 from anotador.storage.models import Match
-
-E1 = {
-    "closer": "0",
-    "s0_clean": "2",
-    "s0_dirty": "1",
-    "s0_table_points": "760",
-    "s0_red_threes": "1",
-    "s1_dirty": "1",
-    "s1_table_points": "340",
-    "s1_hand_points": "85",
-    "s1_red_threes": "2",
-}
 
 
 def new_match(app: Flask, variant: str = "uruguaya", layout: str = "4p", **extra: Any) -> int:
@@ -67,7 +56,7 @@ def field_html(page: str, name: str) -> str:
 def test_record_e1_hand_through_the_form(app: Flask, client: FlaskClient):
     match_id = new_match(app, start_scores=[1200, 2700])
 
-    response = record(client, match_id, E1)
+    response = record(client, match_id, E1_FORM)
 
     assert response.status_code == 302
     assert response.headers["Location"].endswith(f"/partidas/{match_id}")
@@ -194,7 +183,7 @@ def test_spanish_labels_of_each_variant(app: Flask, client: FlaskClient):
 
 def test_problems_appear_next_to_their_field_in_spanish(app: Flask, client: FlaskClient):
     match_id = new_match(app)
-    data = {**E1, "s1_red_threes": "5"}
+    data = {**E1_FORM, "s1_red_threes": "5"}
 
     response = record(client, match_id, data)
 
@@ -218,7 +207,7 @@ def test_closer_without_canastas_is_shown_at_the_closer_choice(app: Flask, clien
 
 def test_shape_errors_are_in_spanish_and_keep_the_input(app: Flask, client: FlaskClient):
     match_id = new_match(app)
-    data = {**E1, "s0_table_points": "mucho", "s1_hand_points": "-5", "s0_clean": str(10**30)}
+    data = {**E1_FORM, "s0_table_points": "mucho", "s1_hand_points": "-5", "s0_clean": str(10**30)}
 
     response = record(client, match_id, data)
 
@@ -250,7 +239,7 @@ def test_warning_does_not_block_saving(app: Flask, client: FlaskClient):
 
 def test_double_post_with_the_same_request_key_records_once(app: Flask, client: FlaskClient):
     match_id = new_match(app)
-    data = {**fresh_form(client, match_id), **E1}
+    data = {**fresh_form(client, match_id), **E1_FORM}
 
     first = client.post(f"/partidas/{match_id}/manos/nueva", data=data)
     second = client.post(f"/partidas/{match_id}/manos/nueva", data=data)
@@ -267,7 +256,7 @@ def test_the_forms_script_is_told_where_to_go_and_the_planilla_keeps_the_message
     planilla's address, not a redirect: the one-time "saved" message waits for that page. A
     refused one is the form as HTML, as without JavaScript."""
     match_id = new_match(app)
-    data = {**fresh_form(client, match_id), **E1}
+    data = {**fresh_form(client, match_id), **E1_FORM}
     url = f"/partidas/{match_id}/manos/nueva"
     headers = {"Accept": "application/json"}
 
@@ -275,7 +264,9 @@ def test_the_forms_script_is_told_where_to_go_and_the_planilla_keeps_the_message
     again = client.post(url, data=data, headers=headers)
     planilla = client.get(f"/partidas/{match_id}").get_data(as_text=True)
     refused = client.post(
-        url, data={**fresh_form(client, match_id), **E1, "s0_table_points": "33"}, headers=headers
+        url,
+        data={**fresh_form(client, match_id), **E1_FORM, "s0_table_points": "33"},
+        headers=headers,
     )
 
     assert saved.status_code == again.status_code == 200
@@ -291,10 +282,11 @@ def test_the_forms_script_is_told_where_to_go_and_the_planilla_keeps_the_message
 def test_stale_form_is_refused_with_its_input_and_fresh_totals(app: Flask, client: FlaskClient):
     match_id = new_match(app)
     other_phone = fresh_form(client, match_id)
-    assert record(client, match_id, E1).status_code == 302  # the first phone saves
+    assert record(client, match_id, E1_FORM).status_code == 302  # the first phone saves
 
     response = client.post(
-        f"/partidas/{match_id}/manos/nueva", data={**other_phone, **E1, "s0_table_points": "765"}
+        f"/partidas/{match_id}/manos/nueva",
+        data={**other_phone, **E1_FORM, "s0_table_points": "765"},
     )
 
     page = response.get_data(as_text=True)
@@ -309,7 +301,7 @@ def test_stale_form_is_refused_with_its_input_and_fresh_totals(app: Flask, clien
     assert resent is not None
     again = client.post(
         f"/partidas/{match_id}/manos/nueva",
-        data={**E1, "request_key": resent.group(1), "version": "1"},
+        data={**E1_FORM, "request_key": resent.group(1), "version": "1"},
     )
     assert again.status_code == 302  # a second, deliberate tap saves it
     assert len(stored(app, match_id).hands) == 2
@@ -416,7 +408,7 @@ def test_undo_without_hands_changes_nothing(app: Flask, client: FlaskClient):
 def test_preview_json_figures(app: Flask, client: FlaskClient):
     match_id = new_match(app, start_scores=[1200, 2700])
 
-    response = client.post(f"/partidas/{match_id}/manos/vista-previa", data=E1)
+    response = client.post(f"/partidas/{match_id}/manos/vista-previa", data=E1_FORM)
 
     result = response.get_json()
     assert result["ok"] is True
@@ -427,7 +419,7 @@ def test_preview_json_figures(app: Flask, client: FlaskClient):
     texts = [(s["score_text"], s["total_text"], s["minimum_text"]) for s in result["sides"]]
     assert texts == [("+2.260", "3.460", "120"), ("+755", "3.455", "120")]
     english = client.post(
-        f"/partidas/{match_id}/manos/vista-previa", data=E1, headers={"Accept-Language": "en"}
+        f"/partidas/{match_id}/manos/vista-previa", data=E1_FORM, headers={"Accept-Language": "en"}
     ).get_json()
     assert [s["total_text"] for s in english["sides"]] == ["3,460", "3,455"]
     assert stored(app, match_id).hands == []
@@ -435,7 +427,7 @@ def test_preview_json_figures(app: Flask, client: FlaskClient):
 
 def test_preview_json_problems_name_their_field(app: Flask, client: FlaskClient):
     match_id = new_match(app)
-    data = {**E1, "s1_red_threes": "5", "s0_hand_points": "abc"}
+    data = {**E1_FORM, "s1_red_threes": "5", "s0_hand_points": "abc"}
 
     result = client.post(f"/partidas/{match_id}/manos/vista-previa", data=data).get_json()
     assert result["ok"] is False
@@ -462,7 +454,7 @@ def test_preview_of_an_edit_scores_that_hand(app: Flask, client: FlaskClient):
 def test_preview_button_without_javascript(app: Flask, client: FlaskClient):
     match_id = new_match(app, start_scores=[1200, 2700])
 
-    response = record(client, match_id, E1, action="preview")
+    response = record(client, match_id, E1_FORM, action="preview")
 
     page = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -513,7 +505,7 @@ def test_finished_match_takes_no_new_hand(app: Flask, client: FlaskClient):
     response = client.get(f"/partidas/{match_id}/manos/nueva")
 
     assert response.status_code == 302
-    late = client.post(f"/partidas/{match_id}/manos/nueva", data={**E1, "version": "1"})
+    late = client.post(f"/partidas/{match_id}/manos/nueva", data={**E1_FORM, "version": "1"})
     assert late.status_code == 422
     assert len(stored(app, match_id).hands) == 1
 

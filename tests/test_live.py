@@ -9,10 +9,10 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import E1_FORM
 from stored import create_account
 from stored import join_group
 from stored import signed_in
-from test_hands import E1
 from test_hands import record
 from test_sharing import make_link
 from test_sharing import opened
@@ -22,8 +22,8 @@ from anotador import services
 from anotador.storage.models import Match
 from anotador.web.extensions import db
 
-#: E1 with the other side going out: the match's second hand.
-E2 = {**E1, "closer": "1", "s1_clean": "2"}
+#: E1_FORM with the other side going out: the match's second hand.
+E2 = {**E1_FORM, "closer": "1", "s1_clean": "2"}
 
 
 def version_of(app: Flask, match_id: int) -> int:
@@ -57,7 +57,7 @@ def test_the_version_page_says_the_version_and_answers_304_until_it_changes(
     assert again.status_code == 304
     assert again.get_data() == b""
     assert again.headers["ETag"] == first.headers["ETag"]
-    assert record(client, match_id, E1).status_code == 302
+    assert record(client, match_id, E1_FORM).status_code == 302
     changed = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
     assert changed.get_json() == {"version": version + 1, "hands": 1, "finished": False}
@@ -105,7 +105,7 @@ def test_spectator_and_table_links_and_group_members_read_it_and_strangers_get_4
 
 def test_a_poll_is_one_small_statement_on_the_match_row(app: Flask, client: FlaskClient):
     match_id = owned_match(app, hands=[])
-    record(client, match_id, E1)
+    record(client, match_id, E1_FORM)
     spectator = opened(app, make_link(client, match_id, "spectator"))
     url = f"/partidas/{match_id}/version"
     etag = spectator.get(url).headers["ETag"]
@@ -123,7 +123,7 @@ def test_a_poll_is_one_small_statement_on_the_match_row(app: Flask, client: Flas
 
 def test_the_planilla_and_the_hand_forms_say_what_they_show(app: Flask, client: FlaskClient):
     match_id = owned_match(app)
-    record(client, match_id, E1)
+    record(client, match_id, E1_FORM)
     version = str(version_of(app, match_id))
     planilla = live_block(client.get(f"/partidas/{match_id}").get_data(as_text=True))
     assert planilla == {
@@ -152,7 +152,7 @@ def test_a_form_shown_again_after_another_phone_saved_shows_its_own_version(
     match_id = owned_match(app)
     stale = client.get(f"/partidas/{match_id}/manos/nueva").get_data(as_text=True)
     version = live_block(stale)["version"]
-    record(client, match_id, E1)
+    record(client, match_id, E1_FORM)
     key = re.search(r'name="request_key" type="hidden" value="([0-9a-f]+)"', stale)
     assert key
     data = {**E2, "version": version, "request_key": key.group(1), "closer": ""}

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import BIG_HAND
 from stored import OWNER
+from stored import TWO_PAIRS
 from stored import MakeMatch
 from stored import create_account
 from stored import match_document
@@ -20,20 +22,6 @@ from stored import signed_in
 from anotador import services
 from anotador.storage.models import Match
 from anotador.web.extensions import db
-
-PLAYERS = [
-    {"name": "Nosotros", "players": ["Ana", "Beto"]},
-    {"name": "Ellos", "players": ["Carla", "Dani"]},
-]
-#: Uruguaya 4p to 5000: a side that goes out with a big hand (it wins on the second).
-BIG = {
-    "end": "closed",
-    "closer": 0,
-    "sides": [
-        {"clean": 4, "dirty": 2, "table_points": 900, "hand_points": 0, "red_threes": 1},
-        {"clean": 0, "dirty": 0, "table_points": 100, "hand_points": 40, "red_threes": 0},
-    ],
-}
 
 
 def links(html: str) -> list[str]:
@@ -89,7 +77,9 @@ def upload(client: FlaskClient, document: dict[str, Any]) -> Any:
 
 
 def test_importing_a_match_twice_from_home_keeps_one(app: Flask, client: FlaskClient) -> None:
-    document = match_document(layout="4p", sides=PLAYERS, hands=[BIG], played_on="2025-05-01")
+    document = match_document(
+        layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND], played_on="2025-05-01"
+    )
     first = upload(client, document)
     assert first.status_code == 303
     assert len(matches_of(app)) == 1
@@ -100,12 +90,14 @@ def test_importing_a_match_twice_from_home_keeps_one(app: Flask, client: FlaskCl
     assert "Ya tenés esta partida: no se importó de nuevo." in page
     assert len(matches_of(app)) == 1
     # A different match (another hand) is imported.
-    assert upload(client, {**document, "hands": [BIG, BIG]}).status_code == 303
+    assert upload(client, {**document, "hands": [BIG_HAND, BIG_HAND]}).status_code == 303
     assert len(matches_of(app)) == 2
 
 
 def test_the_same_file_is_new_to_another_account(app: Flask, client: FlaskClient) -> None:
-    document = match_document(layout="4p", sides=PLAYERS, hands=[BIG], played_on="2025-05-01")
+    document = match_document(
+        layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND], played_on="2025-05-01"
+    )
     assert upload(client, document).status_code == 303
     create_account(app, "Otra")
     other = signed_in(app, "Otra")
@@ -140,8 +132,8 @@ def test_the_icon_is_served_and_linked(client: FlaskClient, anonymous: FlaskClie
 def finished(make_match: MakeMatch, **keys: Any) -> int:
     return make_match(
         layout="4p",
-        sides=PLAYERS,
-        hands=[BIG, BIG],
+        sides=TWO_PAIRS,
+        hands=[BIG_HAND, BIG_HAND],
         options={"target": 5000, "red_threes_need_canasta": True},
         title="Final",
         first_dealer=2,
@@ -167,7 +159,7 @@ def test_a_finished_match_offers_a_rematch_with_the_same_sides_and_options(
     assert list(new.totals) == [0, 0]
     with app.app_context():
         document = services.documents.match_document(services.queries.load_match(new_id))
-    assert document["sides"] == PLAYERS
+    assert document["sides"] == TWO_PAIRS
     assert document["options"]["red_threes_need_canasta"] is True
     assert "title" not in document
     shown = client.get(response.headers["Location"]).get_data(as_text=True)
@@ -177,11 +169,11 @@ def test_a_finished_match_offers_a_rematch_with_the_same_sides_and_options(
 def test_an_abandoned_match_offers_a_rematch_an_ongoing_one_does_not(
     app: Flask, client: FlaskClient, make_match: MakeMatch
 ) -> None:
-    ongoing = make_match(layout="4p", sides=PLAYERS, hands=[BIG])
+    ongoing = make_match(layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND])
     assert "/revancha" not in client.get(f"/partidas/{ongoing}").get_data(as_text=True)
     assert client.post(f"/partidas/{ongoing}/revancha").status_code == 303
     assert len(matches_of(app)) == 1
-    abandoned = make_match(layout="4p", sides=PLAYERS, hands=[BIG], abandoned=True)
+    abandoned = make_match(layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND], abandoned=True)
     assert "/revancha" in client.get(f"/partidas/{abandoned}").get_data(as_text=True)
     assert client.post(f"/partidas/{abandoned}/revancha").status_code == 303
     assert len(matches_of(app)) == 3
@@ -202,7 +194,7 @@ def test_the_rematch_needs_the_csrf_token(app_factory: Any, make_match: MakeMatc
     app = app_factory(WTF_CSRF_ENABLED=True)
     from stored import create_stored_match
 
-    match_id = create_stored_match(app, match_document(layout="4p", hands=[BIG, BIG]))
+    match_id = create_stored_match(app, match_document(layout="4p", hands=[BIG_HAND, BIG_HAND]))
     owner = signed_in(app, OWNER)
     assert owner.post(f"/partidas/{match_id}/revancha").status_code == 400
     page = owner.get(f"/partidas/{match_id}").get_data(as_text=True)

@@ -19,24 +19,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
+from stored import E1_FORM
 from stored import MakeMatch
 from stored import snapshot
 
 from anotador.web import errors
 from anotador.web import security
 from anotador.web.extensions import db
-
-E1 = {
-    "closer": "0",
-    "s0_clean": "2",
-    "s0_dirty": "1",
-    "s0_table_points": "760",
-    "s0_red_threes": "1",
-    "s1_dirty": "1",
-    "s1_table_points": "340",
-    "s1_hand_points": "85",
-    "s1_red_threes": "2",
-}
 
 
 @pytest.fixture
@@ -158,7 +147,7 @@ def test_json_endpoints_answer_json(app: Flask, client: FlaskClient, make_match:
         assert_unavailable_json(client.get(outbox))
         sent = {"request_key": "a" * 32, "number": 1, "hand": {}}
         assert_unavailable_json(client.post(outbox, json=sent))
-        preview = client.post(f"/partidas/{match_id}/manos/vista-previa", data=E1)
+        preview = client.post(f"/partidas/{match_id}/manos/vista-previa", data=E1_FORM)
         body = assert_unavailable_json(preview)
         assert body["title"] == "Servicio no disponible"
         english = client.get("/jugadores/sugerencias?q=Ana", headers={"Accept-Language": "en"})
@@ -174,7 +163,7 @@ def test_sign_in_and_a_save_answer_503_and_change_nothing(
     version = re.search(r'name="version" type="hidden" value="(\d+)"', form)
     assert key is not None
     assert version is not None
-    hand = {**E1, "request_key": key.group(1), "version": version.group(1)}
+    hand = {**E1_FORM, "request_key": key.group(1), "version": version.group(1)}
     before = snapshot(app)
 
     with unreachable(app):

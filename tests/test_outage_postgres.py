@@ -19,11 +19,11 @@ import pytest
 from flask import Flask
 from postgres_server import PostgresServer
 from postgres_server import available
+from stored import E1_FORM
 from stored import OWNER
 from stored import create_stored_match
 from stored import match_document
 from stored import signed_in
-from test_outage import E1
 from test_outage import assert_unavailable_json
 from test_outage import assert_unavailable_page
 from test_serve import HANG_GUARD_SECONDS
@@ -78,7 +78,7 @@ def test_a_stopped_database_is_a_503_until_it_is_back(app: Flask, server: Postgr
         assert_unavailable_page(anonymous.get("/cuenta/entrar", headers=english), "en")
         signing_in = {"name": OWNER, "password": "una clave larga"}
         assert_unavailable_page(anonymous.post("/cuenta/entrar", data=signing_in))
-        assert_unavailable_page(client.post(f"/partidas/{match_id}/manos/nueva", data=E1))
+        assert_unavailable_page(client.post(f"/partidas/{match_id}/manos/nueva", data=E1_FORM))
         assert_unavailable_json(client.get(f"/partidas/{match_id}/version"))
         assert_unavailable_json(client.get(f"/partidas/{match_id}/manos/pendientes"))
         assert client.get("/readyz").status_code == 503

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import BIG_HAND
 from stored import OWNER
+from stored import TWO_PAIRS
 from stored import MakeMatch
 from stored import create_account
 from stored import join_group
@@ -19,20 +21,6 @@ from stored import signed_in
 from anotador import services
 from anotador.storage.models import Match
 from anotador.web.extensions import db
-
-SIDES = [
-    {"name": "Nosotros", "players": ["Ana", "Beto"]},
-    {"name": "Ellos", "players": ["Carla", "Dani"]},
-]
-#: Uruguaya 4p to 5000: Nosotros go out with a big hand and win on the second.
-BIG = {
-    "end": "closed",
-    "closer": 0,
-    "sides": [
-        {"clean": 4, "dirty": 2, "table_points": 900, "hand_points": 0, "red_threes": 1},
-        {"clean": 0, "dirty": 0, "table_points": 100, "hand_points": 40, "red_threes": 0},
-    ],
-}
 
 
 @dataclass
@@ -46,7 +34,7 @@ class Table:
 @pytest.fixture
 def shared(app: Flask, make_match: MakeMatch) -> Table:
     """A finished match with both links and a group of which ``Miembro`` is a member."""
-    match_id = make_match(layout="4p", sides=SIDES, hands=[BIG, BIG])
+    match_id = make_match(layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND, BIG_HAND])
     create_account(app, "Miembro")
     with app.app_context():
         owner = services.accounts.find_account(OWNER)
@@ -186,7 +174,7 @@ def test_a_link_follows_a_chain_of_rematches(
         for _ in range(2):
             match = services.queries.load_match(second)
             assert match is not None
-            assert services.hands.record_hand(match, BIG, match.version, None).ok
+            assert services.hands.record_hand(match, BIG_HAND, match.version, None).ok
             db.session.remove()
     third = rematch(client, second)
     table_phone = app.test_client()

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import E1_FORM
 from stored import OWNER
 from stored import PASSWORD
 from stored import create_stored_match
 from stored import match_document
-from test_hands import E1
 from test_hands import record
 from test_sharing import SIDES
 
@@ -63,11 +63,11 @@ def test_a_table_link_the_phone_scored_with_outlasts_any_number_of_links_opened(
     (own, token), *others = matches_with_table_links(app, FLOOD + 1)
     phone = app.test_client()
     open_link(phone, token)
-    assert record(phone, own, E1).headers["Location"] == f"/partidas/{own}"
+    assert record(phone, own, E1_FORM).headers["Location"] == f"/partidas/{own}"
     for _match_id, other in others:
         open_link(phone, other)
     assert may_score(phone, own)
-    assert record(phone, own, E1).headers["Location"] == f"/partidas/{own}"
+    assert record(phone, own, E1_FORM).headers["Location"] == f"/partidas/{own}"
     assert not may_score(phone, others[0][0])  # opened links: the oldest are forgotten
 
 
@@ -95,7 +95,7 @@ def test_signing_in_keeps_every_list_of_links(app: Flask):
     (own, token), (_sent_id, sent) = matches_with_table_links(app, 2)
     phone = app.test_client()
     open_link(phone, token)
-    assert record(phone, own, E1).headers["Location"] == f"/partidas/{own}"
+    assert record(phone, own, E1_FORM).headers["Location"] == f"/partidas/{own}"
     open_link(phone, sent, CROSS_SITE)
     with phone.session_transaction() as session:
         before = {kind: session.get(kind) or [] for kind in access.LINK_LISTS}

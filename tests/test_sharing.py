@@ -7,12 +7,12 @@ import json
 
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import E1_FORM
 from stored import OWNER
 from stored import create_account
 from stored import create_stored_match
 from stored import match_document
 from stored import signed_in
-from test_hands import E1
 from test_hands import record
 
 from anotador import services
@@ -57,7 +57,7 @@ def test_a_table_link_lets_a_phone_without_an_account_score(app: Flask, client: 
     page = phone.get(f"/partidas/{match_id}").get_data(as_text=True)
     assert "Anotar mano" in page
     assert "Abandonar" not in page  # the owner's
-    assert record(phone, match_id, E1).headers["Location"] == f"/partidas/{match_id}"
+    assert record(phone, match_id, E1_FORM).headers["Location"] == f"/partidas/{match_id}"
     with app.app_context():
         assert db.session.get(Match, match_id).hand_count == 1
     welcome = phone.get("/").get_data(as_text=True)
@@ -84,7 +84,7 @@ def test_a_spectator_link_only_reads(app: Flask, client: FlaskClient):
 def test_a_table_link_reads_only_once_the_match_is_over(app: Flask, client: FlaskClient):
     match_id = owned_match(app, options={"target": 100})
     phone = opened(app, make_link(client, match_id, "table"))
-    assert record(phone, match_id, E1).status_code in (302, 303)  # wins the match
+    assert record(phone, match_id, E1_FORM).status_code in (302, 303)  # wins the match
     with app.app_context():
         assert db.session.get(Match, match_id).status == "finished"
     page = phone.get(f"/partidas/{match_id}").get_data(as_text=True)

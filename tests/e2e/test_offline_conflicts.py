@@ -98,6 +98,24 @@ def second_phone(
     return context, phone
 
 
+def saves_offline_knowing_the_match(
+    phone: Table,
+    context: BrowserContext,
+    server: LiveServer,
+    match_id: int,
+    closer: str,
+    sides: dict[str, dict[str, int]],
+) -> None:
+    """The phone opens the hand form once (its pages and copy of the match kept), its copy
+    catches up with the server, then it loses the signal and saves a hand to its outbox."""
+    phone.open_new_hand()
+    phone.page.go_back()
+    copy_is_current(phone.page, server, match_id)
+    offline(context)
+    phone.open_new_hand()
+    save_offline(phone, closer, sides)
+
+
 def save_offline(phone: Table, closer: str, sides: dict[str, dict[str, int]]) -> None:
     phone.fill_hand(closer, sides)
     phone.page.get_by_role("button", name="Guardar mano", exact=True).tap()
@@ -171,12 +189,7 @@ def test_mine_replaces_the_mistyped_hand_the_person_picks_and_nothing_else(
     match_id = match_id_of(table.new_match())
     table.record_hand(*HANDS[0][:2])
     b_context, b = second_phone(browser, browser_context_args, shot, match_id)
-    b.open_new_hand()
-    b.page.go_back()
-    copy_is_current(b.page, live_server, match_id)
-    offline(b_context)
-    b.open_new_hand()
-    save_offline(b, *HANDS[2][:2])
+    saves_offline_knowing_the_match(b, b_context, live_server, match_id, *HANDS[2][:2])
 
     table.record_hand(*HANDS[1][:2])
     table.record_hand(*OTHER)  # the typo: hand 3 was HANDS[2]
@@ -223,12 +236,7 @@ def test_the_same_hand_saved_on_two_phones_is_stored_once_without_a_conflict(
     match_id = match_id_of(table.new_match())
     table.record_hand(*HANDS[0][:2])
     b_context, b = second_phone(browser, browser_context_args, shot, match_id)
-    b.open_new_hand()
-    b.page.go_back()
-    copy_is_current(b.page, live_server, match_id)
-    offline(b_context)
-    b.open_new_hand()
-    save_offline(b, *HANDS[1][:2])
+    saves_offline_knowing_the_match(b, b_context, live_server, match_id, *HANDS[1][:2])
     table.record_hand(*HANDS[1][:2])
 
     online(b_context, b.page)

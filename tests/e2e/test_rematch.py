@@ -12,6 +12,7 @@ from conftest import LiveServer
 from phone import Table
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from stored import BIG_HAND
 from stored import create_stored_match
 from stored import match_document
 
@@ -20,21 +21,14 @@ from anotador.web.extensions import db
 
 pytestmark = pytest.mark.browser
 
-#: Uruguaya 4p to 5000: Nosotros go out with a big hand and win on the second.
-BIG = {
-    "end": "closed",
-    "closer": 0,
-    "sides": [
-        {"clean": 4, "dirty": 2, "table_points": 900, "hand_points": 0, "red_threes": 1},
-        {"clean": 0, "dirty": 0, "table_points": 100, "hand_points": 40, "red_threes": 0},
-    ],
-}
 #: The live poll runs about once a second.
 WITHIN = 5000
 
 
 def finished_match_with_links(server: LiveServer) -> tuple[int, str, str]:
-    match_id = create_stored_match(server.app, match_document(layout="4p", hands=[BIG, BIG]))
+    match_id = create_stored_match(
+        server.app, match_document(layout="4p", hands=[BIG_HAND, BIG_HAND])
+    )
     with server.app.app_context():
         match = services.queries.load_match(match_id)
         table = services.sharing.set_link(match, "table", True)

@@ -9,6 +9,7 @@ from conftest import LiveServer
 from phone import Shot
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from stored import BIG_HAND
 from stored import create_stored_match
 from stored import match_document
 
@@ -17,15 +18,6 @@ from anotador.web.extensions import db
 
 pytestmark = pytest.mark.browser
 
-#: Uruguaya 4p to 5000: Nosotros go out with a big hand and win on the second.
-BIG = {
-    "end": "closed",
-    "closer": 0,
-    "sides": [
-        {"clean": 4, "dirty": 2, "table_points": 900, "hand_points": 0, "red_threes": 1},
-        {"clean": 0, "dirty": 0, "table_points": 100, "hand_points": 40, "red_threes": 0},
-    ],
-}
 #: A phone with a share sheet: what it was asked to share is kept in window.shared.
 SHARE_SHEET = """
 window.shared = [];
@@ -72,7 +64,7 @@ def test_a_finished_match_is_shared_as_a_short_text(
 ) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.add_init_script(SHARE_SHEET)
-    page.goto(f"/partidas/{shared_match(live_server, [BIG, BIG])}")
+    page.goto(f"/partidas/{shared_match(live_server, [BIG_HAND, BIG_HAND])}")
     box = page.locator(".share-result")
     # 2 × (4 × 500 + 2 × 300 + 900 + 100 + 100) = 7.400; 2 × (100 − 40) = 120.
     text = "¡Ganó Nosotros! Nosotros 7.400 · Ellos 120 · Uruguaya · 28 nov 2026"
@@ -99,5 +91,5 @@ def test_without_javascript_the_links_and_the_result_stay_readable(
     for title in ("Enlace de mesa", "Enlace de espectador"):
         assert "/enlace/" in page.get_by_label(title, exact=True).input_value()
     expect(page.get_by_role("button", name="Copiar")).to_have_count(0)
-    page.goto(f"/partidas/{shared_match(live_server, [BIG, BIG])}")
+    page.goto(f"/partidas/{shared_match(live_server, [BIG_HAND, BIG_HAND])}")
     expect(page.locator(".share-text")).to_contain_text("¡Ganó Nosotros! Nosotros 7.400")
