@@ -86,7 +86,7 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
     if "format" in doc and doc["format"] != FORMAT:
         checker.add("$.format", "format", format=FORMAT)
     name = checker.text(doc["name"], "$.name") if "name" in doc else None
-    played_on = read_date(checker, doc.get("played_on", ""))
+    played_on = read_date(checker, doc["played_on"]) if "played_on" in doc else ""
     variant = read_variant(checker, doc)
     options = doc.get("options", {})
     rules = read_options(checker, variant, options) if variant is not None else None
@@ -142,9 +142,10 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
 
 
 def read_date(checker: Checker, value: object) -> str | None:
+    """``played_on``: a date written YYYY-MM-DD (absent: no date)."""
     text = checker.text(value, "$.played_on", required=False)
-    if not text:
-        return text
+    if text is None:
+        return None
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
@@ -174,7 +175,7 @@ def read_options(checker: Checker, variant: str, options: object) -> Any:
     rules = read_rules(reader, variant, LAYOUT, options, "options")
     for problem in reader.problems:
         code = "layout" if problem.path == "layout" else "options"
-        checker.add(join(ROOT, problem.path), code, detail=problem.message, layout=LAYOUT)
+        checker.add(f"{ROOT}.{problem.path}", code, detail=problem.message, layout=LAYOUT)
     return rules
 
 
