@@ -23,6 +23,7 @@ names, which stay stable:
 - ``next_round(tournament) -> Draw`` (``round``, ``tables``: ``Seat(table, ns, ew)``,
   ``byes``); raises ``TournamentProblems`` (``all_rounds_played``, ``manual_pairing``).
 - ``standings_document(tournament)``, ``draw_document(draw)``: the CLI's JSON (§5).
+- ``tournament_to_document(tournament) -> dict``: the file again (export; reads back equal).
 """
 
 from anotador.tournaments.document import check_tournament
@@ -51,6 +52,7 @@ from anotador.tournaments.tournament import Tournament
 from anotador.tournaments.victory_points import NAMED_SCALES
 from anotador.tournaments.victory_points import Scale
 from anotador.tournaments.victory_points import victory_points
+from anotador.tournaments.writing import tournament_to_document
 
 __all__ = [
     "FORMAT",
@@ -78,5 +80,6 @@ __all__ = [
     "round_results",
     "standings",
     "standings_document",
+    "tournament_to_document",
     "victory_points",
 ]

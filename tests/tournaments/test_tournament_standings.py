@@ -9,7 +9,10 @@ import pytest
 from tournament_cases import played
 from tournament_cases import printed
 from tournament_cases import problems
+from tournament_cases import read
 from tournament_cases import tournament
+
+from anotador.tournaments import tournament_to_document
 
 # --- tie-breaks ----------------------------------------------------------------------------
 
@@ -179,3 +182,20 @@ def test_a_match_that_is_not_an_object_is_refused():
     assert problems("standings", with_match([])) == [
         ("$.results[0].tables[0].match", "match_refused")
     ]
+
+
+def test_a_tournament_written_back_reads_the_same():
+    document = with_match(
+        match("burraco", 3, start_scores=[100, 0]), scale={"bands": [[0, 1, 1]], "above": [3, 0]}
+    )
+    document["results"].append({"round": 2, "tables": [{"bye": "p2"}]})
+    document["pairs"][1].update(club="Circolo", withdrawn=True)
+    first = read(document)
+    written = tournament_to_document(first)
+    again = read(written)
+
+    assert again == first
+    assert again.results[0].entries[0].match == first.results[0].entries[0].match
+    assert written["scale"] == {"bands": [[0, 1, 1]], "above": [3, 0]}
+    assert written["bye_vp"] == 1
+    assert tournament_to_document(read(tournament(2)))["scale"] == "fibur-3"
