@@ -264,7 +264,7 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
         pair = checker.mapping(entry, path, PAIR_KEYS, ("id", "players"))
         if pair is None:
             continue
-        pair_id = checker.text(pair["id"], join(path, "id")) if "id" in pair else None
+        pair_id = read_id(checker, pair["id"], join(path, "id")) if "id" in pair else None
         if pair_id is not None and pair_id in seen:
             checker.add(join(path, "id"), "duplicate_pair", pair=pair_id)
         if pair_id is not None:
@@ -277,6 +277,16 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
         if pair_id is not None and players is not None:
             pairs.append(Pair(pair_id, players, club or "", bool(withdrawn)))
     return tuple(pairs)
+
+
+def read_id(checker: Checker, value: object, path: str) -> str | None:
+    """A pair's id: any text but the empty one, kept exactly as written (ids are compared
+    exactly, so "A" and " A" are two pairs)."""
+    pair_id = checker.text(value, path, required=False)
+    if pair_id == "":
+        checker.add(path, "value", detail="must not be empty")
+        return None
+    return pair_id
 
 
 def read_players(checker: Checker, value: object, path: str) -> tuple[str, str] | None:

@@ -84,6 +84,7 @@ SET_UP = [
     (tournament(pairs=["p1", "p2", "p1"]), [("$.pairs[2].id", "duplicate_pair")]),
     (tournament(pairs=["p1", "P1"]), []),
     (tournament(pairs=["p1", ""]), [("$.pairs[1].id", "value")]),
+    (tournament(pairs=["p1", " p1", " "]), []),
     (tournament(pairs={"p1": 1}), [("$.pairs", "type")]),
     (
         tournament(pairs=[{"id": "a", "players": ["x"]}, {"players": ["x", "y"], "age": 3}]),
