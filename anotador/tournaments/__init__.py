@@ -20,6 +20,8 @@ names, which stay stable:
 - ``standings(tournament) -> list[Standing]`` in order: ``pair``, ``rank``, ``vp``,
   ``mp_for``, ``mp_against``, ``mp_diff``, ``played``, ``byes``.
   ``round_results(tournament, round) -> list[TableResult | ByeResult]``: a played round with VP.
+- ``finished_mp(match: rules.Match, hands_per_round: int | None) -> tuple[int, int] | None``:
+  a table's MP from its match (§1.3), None while the table has not finished (for live views).
 - ``next_round(tournament) -> Draw`` (``round``, ``tables``: ``Seat(table, ns, ew)``,
   ``byes``); raises ``TournamentProblems`` (``all_rounds_played``, ``manual_pairing``).
 - ``standings_document(tournament)``, ``draw_document(draw)``: the CLI's JSON (§5).
@@ -37,6 +39,7 @@ from anotador.tournaments.pairing import next_round
 from anotador.tournaments.problems import MESSAGES
 from anotador.tournaments.problems import Problem
 from anotador.tournaments.problems import TournamentProblems
+from anotador.tournaments.results import finished_mp
 from anotador.tournaments.standings import ByeResult
 from anotador.tournaments.standings import Standing
 from anotador.tournaments.standings import TableResult
@@ -74,6 +77,7 @@ __all__ = [
     "TournamentProblems",
     "check_tournament",
     "draw_document",
+    "finished_mp",
     "next_round",
     "parse_tournament",
     "read_tournament",

@@ -12,6 +12,8 @@ from tournament_cases import problems
 from tournament_cases import read
 from tournament_cases import tournament
 
+from anotador.rules import read_match
+from anotador.tournaments import finished_mp
 from anotador.tournaments import tournament_to_document
 
 # --- tie-breaks ----------------------------------------------------------------------------
@@ -199,3 +201,12 @@ def test_a_tournament_written_back_reads_the_same():
     assert written["scale"] == {"bands": [[0, 1, 1]], "above": [3, 0]}
     assert written["bye_vp"] == 1
     assert tournament_to_document(read(tournament(2)))["scale"] == "fibur-3"
+
+
+def test_a_table_s_mp_while_it_is_played():
+    """What a live view asks of a table's match: its MP once finished, None before."""
+    game, _ = read_match(match("burraco", 2))
+    assert game is not None
+    assert finished_mp(game, 3) is None
+    assert finished_mp(game, 2) == (1570, 160)
+    assert finished_mp(game, None) is None
