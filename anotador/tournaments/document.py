@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from anotador.rules import Rules
 from anotador.rules.matchfile import parse_json
 from anotador.rules.paths import join
 from anotador.rules.reading import Reader
@@ -169,7 +170,7 @@ def read_variant(checker: Checker, doc: dict[str, Any]) -> str | None:
     return variant if "layout" in doc else None
 
 
-def read_options(checker: Checker, variant: str, options: object) -> Any:
+def read_options(checker: Checker, variant: str, options: object) -> Rules | None:
     """The variant's rules with the file's options, as the engine reads a match's."""
     reader = Reader()
     rules = read_rules(reader, variant, LAYOUT, options, "options")
