@@ -18,6 +18,7 @@ import click
 
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variants import VARIANTS
+from anotador.tournaments.commands import tournament_command
 
 if TYPE_CHECKING:
     from anotador.rules import Match
@@ -54,6 +55,9 @@ class AnotadorGroup(click.Group):
 @click.version_option(package_name="anotador", prog_name="anotador", message="%(prog)s %(version)s")
 def main() -> None:
     """Anotador de Canasta: score matches, run the web app, manage its database."""
+
+
+main.add_command(tournament_command)
 
 
 HOST_OPTION = click.option(

@@ -1,0 +1,69 @@
+"""Problems of a tournament file (docs/tournaments.md): a code, a path from ``$``, a message.
+
+Like the engine's problems (:mod:`anotador.rules.problems`), a problem names what is wrong
+and where; the English message is a template marked with ``N_`` so the web can translate it.
+A table's match document refused by the engine carries the engine's own problem, whose
+sentence becomes the ``detail`` of ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+
+from anotador.rules.problems import N_
+
+MESSAGES: dict[str, str] = {
+    "not_json": N_("The file is not a JSON document in UTF-8: {detail}"),
+    "type": N_("Expected {expected}."),
+    "missing": N_("This value is required."),
+    "unknown_key": N_("Unknown key: the tournament file does not define it."),
+    "value": N_("Not a valid value: {detail}."),
+    "format": N_("The format must be “{format}”."),
+    "variant": N_("Must be one of: {choices}."),
+    "layout": N_("A tournament table is two pairs: layout “{layout}”."),
+    "options": N_("Options refused for this variant: {detail}"),
+    "scale": N_("Not a victory-point scale: {detail}."),
+    "scale_not_increasing": N_("The bands of the scale must increase: {detail}."),
+    "system": N_("Must be one of: {choices}."),
+    "too_few_pairs": N_("A tournament needs at least two pairs."),
+    "duplicate_pair": N_("The pair “{pair}” is already in the tournament."),
+    "too_many_rounds": N_("More rounds of results than the tournament's {rounds} rounds."),
+    "round_order": N_("This must be round {round}."),
+    "unknown_pair": N_("No pair of the tournament is called “{pair}”."),
+    "seated_twice": N_("The pair “{pair}” is already seated in this round."),
+    "duplicate_table": N_("Table {table} is already used in this round."),
+    "bad_mp": N_("Expected two whole numbers, each at most {maximum} in size."),
+    "table_entry": N_("Give a table its match points (mp) or its match, one of them."),
+    "match_mismatch": N_("The match must be a {variant} match in layout {layout}."),
+    "match_refused": N_("The match is refused: {detail}"),
+    "match_incomplete": N_("The match at this table has not finished."),
+    "all_rounds_played": N_("Every round of the tournament has been played."),
+    "manual_pairing": N_("The director seats the tables of this tournament by hand."),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a tournament file (or with drawing its next round)."""
+
+    path: str
+    code: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The English sentence for this problem."""
+        return MESSAGES[self.code].format(**self.params)
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "code": self.code, "message": self.message}
+
+
+class TournamentProblems(ValueError):
+    """Raised when a tournament file is invalid, or when it has no next round to draw."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
+        self.problems = problems
