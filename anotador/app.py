@@ -19,6 +19,7 @@ from anotador import flashes
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
+from anotador.ratings import models as rating_models  # noqa: F401 - and the ratings
 from anotador.views import accounts
 from anotador.views import engine
 from anotador.views import groups

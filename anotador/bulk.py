@@ -27,6 +27,7 @@ from anotador.models import Player
 from anotador.models import Seat
 from anotador.models import Side
 from anotador.models import name_key
+from anotador.ratings import store as ratings
 from anotador.services.documents import stored_figures
 
 
@@ -149,4 +150,5 @@ def insert_matches(new: list[NewMatch]) -> list[int]:
         connection.execute(Seat.__table__.insert(), seats)
     if hands:
         connection.execute(Hand.__table__.insert(), hands)
+    ratings.matches_added(match_ids)
     return match_ids
