@@ -250,3 +250,27 @@ def test_check_reports_and_fixes_stored_ratings_that_differ(
     assert runner.invoke(args=["check", "--fix"]).exit_code == 0
     assert_stored_is_fresh(app)
     assert runner.invoke(args=["check"]).output.endswith("all fine\n")
+
+
+def test_a_restored_backup_gives_the_same_ratings(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    import_lines(runner, tmp_path, MATCHES)
+    dump = tmp_path / "backup.jsonl"
+    assert runner.invoke(args=["export", "--all", "-o", str(dump)]).exit_code == 0
+    create_account(app, "Otra")
+    restored = runner.invoke(args=["import", str(dump), "--owner", "Otra"])
+    assert restored.exit_code == 0, restored.output
+    assert cli_ratings(runner, "Otra") == cli_ratings(runner) == independent(MATCHES)
+    assert_stored_is_fresh(app, "Otra")
+
+
+def test_the_first_account_takes_the_ratings_from_before_accounts(app_factory: Any) -> None:
+    app = app_factory(account=False)
+    create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"))
+    with app.app_context():
+        assert store.stored(None) == store.fresh(None) != {}
+        services.accounts.create_account("Primera", "una clave larga", admin=True)
+    assert_stored_is_fresh(app, "Primera")
+    with app.app_context():
+        assert store.stored(None) == {}

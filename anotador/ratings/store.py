@@ -145,6 +145,14 @@ def disagreeing_accounts() -> list[int | None]:
     return [owner for owner in owners if stored(owner) != fresh(owner)]
 
 
+def adopt(owner_id: int) -> None:
+    """The ratings from before accounts become the first account's, with its matches."""
+    for table in (RatingStep.__table__, PlayerRating.__table__):
+        db.session.execute(
+            table.update().where(table.c.owner_id.is_(None)).values(owner_id=owner_id)
+        )
+
+
 def match_changed(match: Match) -> None:
     """A change to one match that may move the ratings: redo from that match on."""
     recompute_from(match.owner_id, (match.played_on, match.id))

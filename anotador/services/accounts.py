@@ -29,6 +29,7 @@ from anotador.models import Player
 from anotador.models import SignedIn
 from anotador.models import User
 from anotador.models import name_key
+from anotador.ratings import store as ratings
 from anotador.services import throttle
 
 MIN_PASSWORD = 8
@@ -173,6 +174,7 @@ def create_account(
         db.session.execute(
             sa.update(Player).where(Player.owner_id.is_(None)).values(owner_id=user.id)
         )
+        ratings.adopt(user.id)
     db.session.commit()
     if adopted:
         signals.changed_many("adopted", adopted)
