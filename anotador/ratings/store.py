@@ -9,12 +9,15 @@ player's last step before it: the result is the computation from scratch
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Hashable
 from collections.abc import Iterable
 from typing import Any
 from typing import cast
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite
 
 from anotador.extensions import db
 from anotador.models import Match
@@ -36,10 +39,11 @@ def owned(column: Any, owner_id: int | None) -> sa.ColumnElement[bool]:
     return column.is_(None) if owner_id is None else column == owner_id
 
 
-def from_start(date_column: Any, id_column: Any, start: Start) -> sa.ColumnElement[bool]:
-    """Rows at or after ``start`` in the events' order."""
+def from_start(date_column: Any, id_column: Any, start: tuple[Any, Any]) -> sa.ColumnElement[bool]:
+    """Rows at or after ``start`` in the events' order (the first bound alone walks the
+    indexes on date and id)."""
     day, match_id = start
-    return sa.or_(date_column > day, sa.and_(date_column == day, id_column >= match_id))
+    return sa.and_(date_column >= day, sa.or_(date_column > day, id_column >= match_id))
 
 
 def events(
@@ -97,21 +101,26 @@ def stored(owner_id: int | None) -> dict[int, Standing]:
     return {player: Standing(mu, sigma, matches) for player, mu, sigma, matches in rows}
 
 
-def recompute_from(owner_id: int | None, start: Start) -> None:
+def recompute_from(owner_id: int | None, start: Start, changed: Match | None = None) -> None:
     """Bring the account's stored ratings in line with its matches, redoing every counted
-    match from ``start`` on (in the caller's transaction, which commits it)."""
-    if owner_id is not None:
-        # One recomputation of an account at a time (PostgreSQL; SQLite's writes take turns).
-        db.session.execute(sa.select(User.id).where(User.id == owner_id).with_for_update())
+    match from ``start`` on (in the caller's transaction, which commits it). ``changed``:
+    the match at ``start``, when one change to it is the reason."""
+    connection = db.session.connection()
+    if owner_id is not None and connection.dialect.name != "sqlite":
+        # One recomputation of an account at a time (SQLite's writes take turns already).
+        connection.execute(sa.select(User.id).where(User.id == owner_id).with_for_update())
     steps = RatingStep.__table__
-    later = sa.and_(
-        owned(steps.c.owner_id, owner_id), from_start(steps.c.played_on, steps.c.match_id, start)
-    )
-    undone = set(db.session.scalars(sa.select(steps.c.player_id).where(later).distinct()))
+    day, match_id = start
+    where = {"owner": owner_id, "day": day, "match": match_id}
+    undone = set(connection.execute(delete_from(owner_id is None), where).scalars())
     if undone:
-        db.session.execute(steps.delete().where(later))
         write_current(owner_id, undone)
-    replayed = events(owner_id, start)
+    if changed is not None and not undone:
+        # Nothing was rated from this match on (a match finished last, the usual case): it
+        # is the one event to add, as read in this transaction.
+        replayed = [event_of(changed)] if changed.status == "finished" else []
+    else:
+        replayed = events(owner_id, start)
     if not replayed:
         return
     players = {player for event in replayed for side in event.sides for player in side}
@@ -119,8 +128,43 @@ def recompute_from(owner_id: int | None, start: Start) -> None:
     _after, made = compute.replay(replayed, standings)
     if not made:
         return
-    db.session.execute(steps.insert(), [step_row(owner_id, step) for step in made])
-    write_current(owner_id, {step.player for step in made})
+    connection.execute(steps.insert(), [step_row(owner_id, step) for step in made])
+    # Their last steps are among those just made: no need to read them back.
+    last = {step.player: step for step in made}
+    rows = [current_row(owner_id, step) for step in last.values()]
+    connection.execute(upsert(connection.dialect.name), rows)
+
+
+# The statements of every recomputation, built once (a save that finishes a match runs them).
+
+
+@functools.cache
+def delete_from(ownerless: bool) -> sa.Executable:
+    """Delete an account's steps from a match on (parameters ``owner``, ``day``, ``match``),
+    returning their players."""
+    steps = RatingStep.__table__
+    owner = steps.c.owner_id.is_(None) if ownerless else steps.c.owner_id == sa.bindparam("owner")
+    start = (sa.bindparam("day", type_=sa.Date), sa.bindparam("match", type_=sa.Integer))
+    later = from_start(steps.c.played_on, steps.c.match_id, start)
+    return steps.delete().where(owner, later).returning(steps.c.player_id)
+
+
+@functools.cache
+def standings_statement() -> sa.Select[Any]:
+    table = PlayerRating.__table__
+    chosen = table.c.player_id.in_(sa.bindparam("players", expanding=True))
+    return sa.select(table.c.player_id, table.c.mu, table.c.sigma, table.c.matches).where(chosen)
+
+
+@functools.cache
+def upsert(dialect: str) -> sa.Insert:
+    """Write players' current ratings, new or not."""
+    table = PlayerRating.__table__
+    insert = (postgresql if dialect == "postgresql" else sqlite).insert(table)
+    columns = ("owner_id", "mu_before", "sigma_before", "mu", "sigma", "matches")
+    return insert.on_conflict_do_update(
+        index_elements=[table.c.player_id], set_={name: insert.excluded[name] for name in columns}
+    )
 
 
 def rebuild(owner_id: int | None) -> None:
@@ -155,7 +199,13 @@ def adopt(owner_id: int) -> None:
 
 def match_changed(match: Match) -> None:
     """A change to one match that may move the ratings: redo from that match on."""
-    recompute_from(match.owner_id, (match.played_on, match.id))
+    recompute_from(match.owner_id, (match.played_on, match.id), match)
+
+
+def event_of(match: Match) -> Event:
+    """A finished match as its event, from the ORM objects (as this transaction has them)."""
+    sides = tuple(tuple(seat.player_id for seat in side.seats) for side in match.sides)
+    return Event(match.id, match.played_on, sides, tuple(match.totals), match.winner)
 
 
 def matches_added(match_ids: Iterable[int]) -> None:
@@ -178,11 +228,7 @@ def matches_added(match_ids: Iterable[int]) -> None:
 
 def standings_of(players: Iterable[Hashable]) -> dict[Hashable, Standing]:
     """The current stored standing of each of ``players`` who has one."""
-    found = db.session.execute(
-        sa.select(
-            PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma, PlayerRating.matches
-        ).where(PlayerRating.player_id.in_(list(players)))
-    )
+    found = db.session.connection().execute(standings_statement(), {"players": list(players)})
     return {player: Standing(mu, sigma, matches) for player, mu, sigma, matches in found}
 
 
@@ -210,6 +256,18 @@ def write_current(owner_id: int | None, players: set[Any]) -> None:
         columns = ("player_id", "mu_before", "sigma_before", "mu", "sigma", "matches")
         rows = [{"owner_id": owner_id, **{c: row[c] for c in columns}} for row in latest]
         db.session.execute(table.insert(), rows)
+
+
+def current_row(owner_id: int | None, step: compute.Step) -> dict[str, Any]:
+    return {
+        "player_id": step.player,
+        "owner_id": owner_id,
+        "mu_before": step.before.mu,
+        "sigma_before": step.before.sigma,
+        "mu": step.after.mu,
+        "sigma": step.after.sigma,
+        "matches": step.after.matches,
+    }
 
 
 def step_row(owner_id: int | None, step: compute.Step) -> dict[str, Any]:
