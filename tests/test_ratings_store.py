@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 from stored import OWNER
 from stored import create_account
 from stored import create_stored_match
+from test_hands import record
 
 from anotador import rules
 from anotador import services
@@ -274,3 +275,19 @@ def test_the_first_account_takes_the_ratings_from_before_accounts(app_factory: A
     assert_stored_is_fresh(app, "Primera")
     with app.app_context():
         assert store.stored(None) == {}
+
+
+def test_finishing_a_match_through_the_form_rates_it_whatever_its_date(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    import_lines(runner, tmp_path, MATCHES)
+    documents = list(MATCHES)
+    for played_on in ("2027-01-01", "2025-12-31"):  # after every match, then before them all
+        ongoing = {**finished("2p", [["Ana"], ["Zoe"]], played_on), "hands": []}
+        match_id = create_stored_match(app, ongoing)
+        data = {"closer": "none", "s0_table_points": "100", "s1_table_points": "200"}
+        response = record(client, match_id, data)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        documents.append(finished("2p", [["Ana"], ["Zoe"]], played_on, winner=1))
+        assert cli_ratings(runner) == independent(documents)
+        assert_stored_is_fresh(app)

@@ -175,7 +175,7 @@ def rebuild(owner_id: int | None) -> None:
 def rebuild_all() -> int:
     """Recompute every account's ratings (``anotador ratings --rebuild``), one transaction
     each; how many accounts."""
-    owners = list(db.session.scalars(sa.select(Match.owner_id).distinct()))
+    owners = rated_accounts()
     for owner_id in owners:
         rebuild(owner_id)
         db.session.commit()
@@ -184,9 +184,14 @@ def rebuild_all() -> int:
 
 def disagreeing_accounts() -> list[int | None]:
     """The accounts whose stored ratings differ from a computation from scratch."""
+    return [owner for owner in rated_accounts() if stored(owner) != fresh(owner)]
+
+
+def rated_accounts() -> list[int | None]:
+    """Every account with matches or stored ratings."""
     owners = set(db.session.scalars(sa.select(Match.owner_id).distinct()))
     owners |= set(db.session.scalars(sa.select(PlayerRating.owner_id).distinct()))
-    return [owner for owner in owners if stored(owner) != fresh(owner)]
+    return list(owners)
 
 
 def adopt(owner_id: int) -> None:
