@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import sqlalchemy as sa
 from flask import Blueprint
 from flask import render_template
 from flask import request
@@ -17,8 +16,6 @@ from markupsafe import Markup
 from anotador import access
 from anotador import charts
 from anotador import labels
-from anotador.extensions import db
-from anotador.models import Match
 from anotador.ratings import compute
 from anotador.ratings import reads
 from anotador.views.history import read_filters
@@ -65,13 +62,13 @@ def player_rating(player_id: int) -> Markup:
 
 
 def match_ratings(match_id: int) -> Markup:
-    """The ratings of the players at a match's table; before its first hand, each side's
-    chance to win (openskill's prediction)."""
+    """The ratings of the players at the table of a match before its first hand, with each
+    side's chance to win (openskill's prediction). Once hands are played the planilla reads
+    no more than its own statements."""
     sides = reads.table_of(match_id)
     if not any(sides):
         return Markup()
-    hands = db.session.scalar(sa.select(Match.hand_count).where(Match.id == match_id))
-    chances = compute.chances([[s for _, s in side] for side in sides]) if not hands else []
+    chances = compute.chances([[s for _, s in side] for side in sides])
     return Markup(render_template("ratings/_table.html", sides=sides, chances=chances))
 
 
