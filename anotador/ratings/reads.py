@@ -93,22 +93,33 @@ def rating_of(player_id: int) -> Standing | None:
 
 def history(player_id: int) -> list[Played]:
     """The player's counted matches in rating order, each with the rating after it."""
-    steps = db.session.scalars(
-        sa.select(RatingStep)
-        .where(RatingStep.player_id == player_id)
-        .order_by(RatingStep.played_on, RatingStep.match_id)
+    steps = RatingStep.__table__.c
+    rows = db.session.connection().execute(
+        sa.select(
+            steps.match_id,
+            steps.played_on,
+            steps.place,
+            steps.shared,
+            steps.sides,
+            steps.mu_before,
+            steps.sigma_before,
+            steps.mu,
+            steps.sigma,
+        )
+        .where(steps.player_id == player_id)
+        .order_by(steps.played_on, steps.match_id)
     )
     return [
         Played(
-            s.match_id,
-            s.played_on,
-            s.place,
-            s.shared,
-            s.sides,
-            compute.shown(s.mu, s.sigma),
-            change(s.mu_before, s.sigma_before, s.mu, s.sigma),
+            match_id,
+            played_on,
+            place,
+            shared,
+            sides,
+            compute.shown(mu, sigma),
+            change(mu_before, sigma_before, mu, sigma),
         )
-        for s in steps
+        for match_id, played_on, place, shared, sides, mu_before, sigma_before, mu, sigma in rows
     ]
 
 

@@ -16,8 +16,10 @@ from markupsafe import Markup
 from anotador import access
 from anotador import charts
 from anotador import labels
+from anotador.i18n import points
 from anotador.ratings import compute
 from anotador.ratings import reads
+from anotador.templating import match_url
 from anotador.views.history import read_filters
 
 bp = Blueprint("ratings", __name__, url_prefix="/ranking")
@@ -47,6 +49,9 @@ def player_rating(player_id: int) -> Markup:
     if standing is None:
         return Markup(render_template("ratings/_player.html", standing=None))
     history = reads.history(player_id)
+    results: dict[tuple[int, int, bool], str] = {}  # each place's words, said once
+    # The match page's address ends with its id: built once, not once per row.
+    page = match_url(1).removesuffix("/1") + "/{}"
     chart = charts.line_chart(
         _("Rating over time"), [charts.Series(_("Rating"), [row.shown for row in history])]
     )
@@ -54,11 +59,31 @@ def player_rating(player_id: int) -> Markup:
         render_template(
             "ratings/_player.html",
             standing=standing,
-            history=history,
+            rows=[shown_row(row, results, page) for row in reversed(history)],
             chart=chart,
             settled=compute.SETTLED,
         )
     )
+
+
+def shown_row(
+    row: reads.Played, results: dict[tuple[int, int, bool], str], page: str
+) -> dict[str, str]:
+    """A history row as the page writes it (a player's page has hundreds: worded here)."""
+    key = (row.place, row.sides, row.shared)
+    if key not in results:
+        results[key] = (
+            _("Shared place %(place)d of %(sides)d", place=row.place, sides=row.sides)
+            if row.shared
+            else _("Place %(place)d of %(sides)d", place=row.place, sides=row.sides)
+        )
+    return {
+        "url": page.format(row.match_id),
+        "date": row.played_on.isoformat(),
+        "result": results[key],
+        "shown": points(row.shown),
+        "change": points(row.change, signed=True),
+    }
 
 
 def match_ratings(match_id: int) -> Markup:
