@@ -85,6 +85,7 @@ EXPECTED = {
     "players.rename": "SNNSSA",
     "players.show": "SNASSA",
     "players.suggestions": "SAASSA",
+    "ratings.index": "SAASSA",
     "sharing.follow_rematch": "SNAAAA",
     "sharing.open_link": "AAAAAA",
     "sharing.set_group": "SNNSSA",

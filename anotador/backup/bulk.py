@@ -20,6 +20,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
 from anotador import rules
+from anotador.ratings import store as ratings
 from anotador.services.documents import stored_figures
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
@@ -149,4 +150,5 @@ def insert_matches(new: list[NewMatch]) -> list[int]:
         connection.execute(Seat.__table__.insert(), seats)
     if hands:
         connection.execute(Hand.__table__.insert(), hands)
+    ratings.matches_added(match_ids)
     return match_ids

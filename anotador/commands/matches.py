@@ -23,6 +23,8 @@ from anotador import services
 from anotador.commands.accounts import owner_option
 from anotador.commands.accounts import share_command
 from anotador.commands.accounts import users_command
+from anotador.ratings.command import ratings_check
+from anotador.ratings.command import ratings_command
 from anotador.services.scope import EVERYTHING
 from anotador.storage import signals
 
@@ -38,6 +40,7 @@ def register_commands(app: Flask) -> None:
         check_command,
         users_command,
         share_command,
+        ratings_command,
     )
     for command in commands:
         app.cli.add_command(command)
@@ -159,7 +162,9 @@ def check_command(fix: bool) -> None:
             click.echo(line)
 
     report = integrity.check(fix=fix, found=found)
-    if report.clean:
+    # After the summaries: a fixed status moves the ratings too.
+    wrong_ratings = ratings_check(fix)
+    if report.clean and not wrong_ratings:
         click.echo(f"{counted(report.checked, 'match', 'matches')} checked, all fine")
         return
     click.echo(
@@ -176,15 +181,15 @@ def check_command(fix: bool) -> None:
             )
         if report.skipped:
             click.echo(f"{report.skipped} changed while being fixed: run anotador check again")
-    elif report.stale:
-        click.echo("run `anotador check --fix` to rewrite those summaries")
+    elif report.stale or wrong_ratings:
+        click.echo("run `anotador check --fix` to rewrite those summaries and ratings")
     if report.broken:
         click.echo(
             "matches that fail the rules cannot be fixed automatically: export each one "
             "(anotador export ID -o match.json, or Export on its page), correct the file "
             "and import it again"
         )
-    if report.left or report.skipped:
+    if report.left or report.skipped or (wrong_ratings and not fix):
         sys.exit(1)
 
 

@@ -21,6 +21,7 @@ from werkzeug.security import check_password_hash
 from werkzeug.security import generate_password_hash
 
 from anotador import rules
+from anotador.ratings import store as ratings
 from anotador.services import throttle
 from anotador.storage import names
 from anotador.storage import signals
@@ -173,6 +174,7 @@ def create_account(
         db.session.execute(
             sa.update(Player).where(Player.owner_id.is_(None)).values(owner_id=user.id)
         )
+        ratings.adopt(user.id)
     db.session.commit()
     if adopted:
         signals.changed_many("adopted", adopted)

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from anotador import rules
+from anotador.ratings import store as ratings
 from anotador.services import documents
 from anotador.services.documents import match_document
 from anotador.services.matches import cached
@@ -194,12 +195,15 @@ def save_hands(
     # Worked out before the claim: on SQLite the claim takes the database's one write lock,
     # and every other phone's save waits until this one commits.
     summary = documents.summary(match, game, score, inputs, version + 1)
+    rated = match.status == "finished" or summary.status == "finished"
     with write_turns.turn():
         try:
             if not claim_version(match, version, **summary.columns()):
                 return Outcome(conflict=True)
             apply(inputs)
             summary.write_figures(match)
+            if rated:
+                ratings.match_changed(match)
             match_id, key = match.id, match_key(match)
             db.session.commit()
         except IntegrityError:

@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from anotador import rules
+from anotador.ratings import store as ratings
 from anotador.services.accounts import new_token
 from anotador.services.accounts import owner_or_default
 from anotador.services.documents import match_document
@@ -135,6 +136,9 @@ def create_match(
         match.hands.append(Hand(number=number, inputs=rules.hand_to_document(game.rules, hand)))
     db.session.add(match)
     refresh_summary(match, game, rules.score_match(game))
+    if match.status == "finished":
+        db.session.flush()  # its id
+        ratings.match_changed(match)
     if commit:
         db.session.commit()
         signals.changed("created", match.id)

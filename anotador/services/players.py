@@ -8,6 +8,7 @@ from typing import cast
 import sqlalchemy as sa
 
 from anotador import rules
+from anotador.ratings import store as ratings
 from anotador.services.documents import content_hash
 from anotador.services.documents import match_document
 from anotador.services.filters import played_by
@@ -76,6 +77,7 @@ def merge_players(keep: Player, gone: Player) -> int:
     moved_matches = list(db.session.scalars(played_by(gone.id)))
     update = sa.update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id)
     moved = cast(sa.CursorResult[Any], db.session.execute(update)).rowcount
+    ratings.rebuild(keep.owner_id)  # one person now: gone's matches rate keep
     db.session.delete(gone)
     db.session.flush()
     db.session.expire_all()

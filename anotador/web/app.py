@@ -10,6 +10,8 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.routing import Map
 
 from anotador.commands import matches as commands
+from anotador.ratings import models as rating_models  # noqa: F401 - and the ratings
+from anotador.ratings import views as ratings
 from anotador.storage import caching
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.web import assets
@@ -75,7 +77,12 @@ def create_app(
     app.url_map.converters["sheet_key"] = SheetKeyConverter
     templating.register_template_helpers(
         app,
-        more_globals=(engine.engine_urls, offline.offline_hand, flashes.page_flashes),
+        more_globals=(
+            engine.engine_urls,
+            offline.offline_hand,
+            flashes.page_flashes,
+            *ratings.TEMPLATE_GLOBALS,
+        ),
         more_context=(offline.offline_words,),
     )
     flashes.init_app(app)
@@ -94,6 +101,7 @@ def create_app(
     app.session_interface = live.PollingSessions()
     app.register_blueprint(offline.bp)
     app.register_blueprint(outbox.bp)
+    app.register_blueprint(ratings.bp)
     errors.register_error_handlers(app)
     commands.register_commands(app)
     # Last: its WSGI wrappers see every response the app and its extensions make.

@@ -1,0 +1,107 @@
+"""The ratings' pages: the account's leaderboard (``/ranking``), and the pieces other pages
+show (the factory hands them to the templates): a player's rating with its history, the
+ratings at a match's table with each side's chance to win before the first hand, and the
+ratings of the names the new-match form suggests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask import Blueprint
+from flask import render_template
+from flask import request
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from anotador.ratings import compute
+from anotador.ratings import reads
+from anotador.statistics import charts
+from anotador.web import access
+from anotador.web.templating import match_url
+from anotador.web.views.history import read_filters
+from anotador.words import labels
+from anotador.words.i18n import points
+
+bp = Blueprint("ratings", __name__, url_prefix="/ranking")
+bp.before_request(access.require_account)
+
+
+@bp.get("/")
+def index() -> tuple[str, int]:
+    """Every rated player of the account, best first (of one variant: ``?variante=``)."""
+    filters, errors = read_filters(request.args)
+    variant = "" if errors else filters.variant
+    rows = [] if errors else reads.leaderboard(access.user_id(), variant)
+    page = render_template(
+        "ratings/index.html",
+        rows=rows,
+        variant=variant,
+        errors=errors,
+        variant_labels=labels.VARIANTS,
+        settled=compute.SETTLED,
+    )
+    return page, 400 if errors else 200
+
+
+def player_rating(player_id: int) -> Markup:
+    """A player's rating and its history, for the player's page (its account's players)."""
+    standing = reads.rating_of(player_id)
+    if standing is None:
+        return Markup(render_template("ratings/_player.html", standing=None))
+    history = reads.history(player_id)
+    results: dict[tuple[int, int, bool], str] = {}  # each place's words, said once
+    # The match page's address ends with its id: built once, not once per row.
+    page = match_url(1).removesuffix("/1") + "/{}"
+    chart = charts.line_chart(
+        _("Rating over time"), [charts.Series(_("Rating"), [row.shown for row in history])]
+    )
+    return Markup(
+        render_template(
+            "ratings/_player.html",
+            standing=standing,
+            rows=[shown_row(row, results, page) for row in reversed(history)],
+            chart=chart,
+            settled=compute.SETTLED,
+        )
+    )
+
+
+def shown_row(
+    row: reads.Played, results: dict[tuple[int, int, bool], str], page: str
+) -> dict[str, str]:
+    """A history row as the page writes it (a player's page has hundreds: worded here)."""
+    key = (row.place, row.sides, row.shared)
+    if key not in results:
+        results[key] = (
+            _("Shared place %(place)d of %(sides)d", place=row.place, sides=row.sides)
+            if row.shared
+            else _("Place %(place)d of %(sides)d", place=row.place, sides=row.sides)
+        )
+    return {
+        "url": page.format(row.match_id),
+        "date": row.played_on.isoformat(),
+        "result": results[key],
+        "shown": points(row.shown),
+        "change": points(row.change, signed=True),
+    }
+
+
+def match_ratings(match_id: int) -> Markup:
+    """The ratings of the players at the table of a match before its first hand, with each
+    side's chance to win (openskill's prediction). Once hands are played the planilla reads
+    no more than its own statements."""
+    sides = reads.table_of(match_id)
+    if not any(sides):
+        return Markup()
+    chances = compute.chances([[s for _, s in side] for side in sides])
+    return Markup(render_template("ratings/_table.html", sides=sides, chances=chances))
+
+
+def rating_labels(names: Iterable[str]) -> dict[str, int]:
+    """The shown rating of each of ``names`` that is a rated player of the signed-in account."""
+    found = reads.ratings_by_name(access.user_id(), names)
+    return {name: standing.shown for name, standing in found.items()}
+
+
+#: What the ratings hand the templates (``templating.register_template_helpers``).
+TEMPLATE_GLOBALS = (player_rating, match_ratings, rating_labels)
