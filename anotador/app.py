@@ -19,6 +19,8 @@ from anotador import flashes
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
+from anotador.tournaments import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments import views as tournaments
 from anotador.views import accounts
 from anotador.views import engine
 from anotador.views import groups
@@ -89,6 +91,7 @@ def create_app(
     app.register_blueprint(accounts.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(tournaments.bp)
     app.register_blueprint(engine.bp)
     app.register_blueprint(live.bp)
     app.session_interface = live.PollingSessions()

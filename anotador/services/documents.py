@@ -125,7 +125,7 @@ def summary(
     When ``game`` is the stored match with one more hand, its sides' stored figures (of the
     version before) only take that hand."""
     earlier = figures_before_last_hand(match, game, version - 1)
-    status = "finished" if score.finished else "abandoned" if match.abandoned else "ongoing"
+    status = "finished" if ended(match, score) else "abandoned" if match.abandoned else "ongoing"
     return Summary(
         totals=list(score.totals),
         winner=score.winner,
@@ -134,6 +134,13 @@ def summary(
         content_hash=content_hash(match_document(match, hands)),
         figures=stored_figures(game, score, version, earlier),
     )
+
+
+def ended(match: Match, score: rules.MatchScore) -> bool:
+    """The game is over: a side reached the target, or the match was played to a number of
+    hands (a tournament's round, ``Match.hand_limit``) and has them all."""
+    limit = match.hand_limit
+    return score.finished or (limit is not None and len(score.hands) >= limit)
 
 
 def refresh_summary(
