@@ -106,7 +106,7 @@ class ResultForm(Form):
             return None, errors
         if (ns is None) != (ew is None):
             missing = self.mp_ns if ns is None else self.mp_ew
-            errors[missing.name] = gettext("Write both pairs' points, or neither.")
+            errors[missing.name] = gettext("Write the points of both pairs, or of neither.")
             return None, errors
         return (ns, ew) if ns is not None and ew is not None else None, errors
 

@@ -140,6 +140,13 @@ def record(tournament: Tournament, account_id: int | None, change: str, **detail
     )
 
 
+def set_spectator_link(tournament: Tournament, account_id: int, on: bool) -> None:
+    """Make (a new token: an old link never comes back) or revoke the spectator link."""
+    tournament.spectator_token = new_token() if on else None
+    record(tournament, account_id, "link_made" if on else "link_revoked")
+    db.session.commit()
+
+
 def changes_of(tournament: Tournament) -> list[TournamentChange]:
     statement = (
         sa.select(TournamentChange)

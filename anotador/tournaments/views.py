@@ -8,6 +8,7 @@ change the tournament's state does not allow says why (409) and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint
@@ -24,7 +25,6 @@ from anotador.extensions import db
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import csrf_refused
 from anotador.i18n import problem_message
-from anotador.services.accounts import new_token
 from anotador.tournaments import pages
 from anotador.tournaments import rounds
 from anotador.tournaments import service
@@ -248,24 +248,60 @@ def swap(tournament_id: int, number: int) -> Any:
     return redirect(where, 303)
 
 
-@bp.post("/<id:tournament_id>/rondas/<id:number>/<any(empezar, cerrar):action>")
-@access.account_required
-def round_action(tournament_id: int, number: int, action: str) -> Any:
-    """Start a drawn round (its tables' matches are made) or close a played one."""
-    tournament = owned(tournament_id)
-    round_row = round_of(tournament, number)
-    where = url_for(".round_page", tournament_id=tournament.id, number=number)
+def change(where: str, use_case: Callable[[], Any]) -> Any:
+    """Run a button's use case (its form's CSRF token checked first); back to ``where``, with
+    the reason when the tournament's state refused it (nothing changed)."""
     if (back := checked(ConfirmForm(), where)) is not None:
         return back
     try:
-        if action == "empezar":
-            rounds.start_round(round_row, director())
-        else:
-            rounds.close_round(round_row, director())
+        use_case()
     except service.Refused as reason:
         db.session.rollback()
         return refused(reason, where)
     return redirect(where, 303)
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/empezar")
+@access.account_required
+def start_round(tournament_id: int, number: int) -> Any:
+    """Start a drawn round: each table's match is made, with its table link."""
+    round_row = round_of(owned(tournament_id), number)
+    where = url_for(".round_page", tournament_id=tournament_id, number=number)
+    return change(where, lambda: rounds.start_round(round_row, director()))
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/cerrar")
+@access.account_required
+def close_round(tournament_id: int, number: int) -> Any:
+    round_row = round_of(owned(tournament_id), number)
+    where = url_for(".round_page", tournament_id=tournament_id, number=number)
+    return change(where, lambda: rounds.close_round(round_row, director()))
+
+
+@bp.post("/<id:tournament_id>/terminar")
+@access.account_required
+def finish(tournament_id: int) -> Any:
+    tournament = owned(tournament_id)
+    where = url_for(".standings", tournament_id=tournament_id)
+    answer = change(where, lambda: rounds.finish(tournament, director()))
+    if tournament.status != "finished":  # refused: the reason is shown where it was asked
+        answer.location = url_for(".show", tournament_id=tournament_id)
+    return answer
+
+
+@bp.post("/<id:tournament_id>/enlace")
+@access.account_required
+def set_link(tournament_id: int) -> Any:
+    """Make (a new token) or revoke the tournament's spectator link."""
+    tournament = owned(tournament_id)
+    try:
+        on = inputs.choice(request.form.get("on"), ("0", "1"))
+    except inputs.BadInput as bad:
+        abort(400, str(bad))
+    if on is None:
+        abort(400)
+    where = url_for(".show", tournament_id=tournament_id) + "#enlace"
+    return change(where, lambda: service.set_spectator_link(tournament, director(), on == "1"))
 
 
 @bp.post("/<id:tournament_id>/mesas/<id:table_id>")
@@ -299,32 +335,6 @@ def result(tournament_id: int, table_id: int) -> Any:
         db.session.rollback()
         return refused(reason, where)
     return redirect(where, 303)
-
-
-@bp.post("/<id:tournament_id>/<any(terminar, enlace):action>")
-@access.account_required
-def tournament_action(tournament_id: int, action: str) -> Any:
-    """Finish the tournament, or make (a new token) or revoke its spectator link."""
-    tournament = owned(tournament_id)
-    where = url_for(".show", tournament_id=tournament.id)
-    if (back := checked(ConfirmForm(), where)) is not None:
-        return back
-    try:
-        if action == "terminar":
-            rounds.finish(tournament, director())
-            return redirect(url_for(".standings", tournament_id=tournament.id), 303)
-        on = inputs.choice(request.form.get("on"), ("0", "1"))
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    except inputs.BadInput as bad:
-        abort(400, str(bad))
-    if on is None:
-        abort(400)
-    tournament.spectator_token = new_token() if on == "1" else None
-    service.record(tournament, director(), "link_made" if on == "1" else "link_revoked")
-    db.session.commit()
-    return redirect(where + "#enlace", 303)
 
 
 # The standings, the board, the exports and their live poll: by id and by spectator link.

@@ -24,7 +24,7 @@ SYSTEM_LABELS = {
 TOURNAMENT_STATUS = {
     "registering": _l("registering pairs"),
     "playing": _l("playing"),
-    "finished": _l("finished"),
+    "finished": _l("over"),
 }
 ROUND_STATUS = {"drawn": _l("drawn"), "playing": _l("playing"), "closed": _l("closed")}
 TABLE_STATES = {
