@@ -205,3 +205,21 @@ def token_in(page: str) -> str:
     found = re.search(r"/torneos/ver/([A-Za-z0-9_-]{43})/posiciones", page)
     assert found, page
     return found.group(1)
+
+
+def test_anotador_check_leaves_a_table_that_ended_after_its_hands_finished(
+    app: Flask, client: FlaskClient
+):
+    tournament_id = create(client, variant="uruguaya", hands_per_round="1", scale="wdl")
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
+    with app.app_context():
+        match_id = db.session.scalars(sa.select(Match.id)).one()
+    assert record(client, match_id, FORM_HAND).status_code == 302
+    result = app.test_cli_runner().invoke(args=["check", "--fix"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        assert (match.status, match.version) == ("finished", 1)
