@@ -118,6 +118,7 @@ EXPECTED = {
     "tournaments.standings_shared": "NNNNNN",
     "tournaments.start_round": "SNNSSA",
     "tournaments.swap": "SNNSSA",
+    "tournaments.table_cards": "SNNSSA",
     "tournaments.tournament_file": "SNNSSA",
     "tournaments.tournament_file_shared": "NNNNNN",
     "tournaments.version": "SNNSSA",

@@ -5,10 +5,12 @@ example of TOURNAMENTS.md §6)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
 
+import pypdf
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
@@ -223,3 +225,26 @@ def test_anotador_check_leaves_a_table_that_ended_after_its_hands_finished(
         match = db.session.get(Match, match_id)
         assert match is not None
         assert (match.status, match.version) == ("finished", 1)
+
+
+def test_table_cards_print_each_tables_pairs_and_link(app: Flask, client: FlaskClient):
+    tournament_id = create(client)
+    add_pairs(client, tournament_id, PAIRS)
+    client.post(f"/torneos/{tournament_id}/rondas")
+    url = f"/torneos/{tournament_id}/rondas/1/mesas.pdf"
+    # Before the round starts its tables have no links yet.
+    assert client.get(url).status_code == 303
+    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
+    answer = client.get(url, headers=ENGLISH)
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/pdf"
+    reader = pypdf.PdfReader(io.BytesIO(answer.data))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    with app.app_context():
+        tokens = db.session.scalars(sa.select(Match.table_token).order_by(Match.id)).all()
+    for number, token in enumerate(tokens, start=1):
+        assert f"Table {number}" in text
+        assert token in text.replace("\n", "")
+    assert "1. Ana – Alba" in text
+    assert "3 hands per round" in text
+    assert "Elsa" not in text  # the bye has no card

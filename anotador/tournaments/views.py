@@ -18,13 +18,16 @@ from flask import redirect
 from flask import request
 from flask import url_for
 from flask_babel import lazy_gettext as _l
+from werkzeug.wrappers import Response
 
 from anotador import access
+from anotador import i18n
 from anotador import inputs
 from anotador.extensions import db
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import csrf_refused
 from anotador.i18n import problem_message
+from anotador.tournaments import cards
 from anotador.tournaments import pages
 from anotador.tournaments import rounds
 from anotador.tournaments import service
@@ -55,6 +58,7 @@ REFUSALS = {
     "round_not_playing": _l("This round is not being played."),
     "tables_playing": _l("Some tables have not finished yet."),
     "match_refused": _l("The tables' matches could not be made."),
+    "not_started": _l("Start the round first: its tables get their links then."),
 }
 
 
@@ -222,6 +226,20 @@ def round_page(tournament_id: int, number: int) -> Any:
         confirm=ConfirmForm(formdata=None),
         result_form=ResultForm(formdata=None),
     )
+
+
+@bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
+@access.account_required
+def table_cards(tournament_id: int, number: int) -> Any:
+    """The round's table cards to print: once it has started (its tables have their links)."""
+    round_row = round_of(owned(tournament_id), number)
+    if round_row.status == "drawn":
+        flash(str(REFUSALS["not_started"]), "error")
+        return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
+    body = cards.table_cards(round_row, i18n.locale_name())
+    name = f"torneo-{tournament_id}-ronda-{number}-mesas.pdf"
+    disposition = f'inline; filename="{name}"'
+    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
 
 
 @bp.post("/<id:tournament_id>/rondas/<id:number>/cambio")
