@@ -14,6 +14,7 @@ import pypdf
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 from test_hands import record
 
 from anotador import tournaments
@@ -248,3 +249,20 @@ def test_table_cards_print_each_tables_pairs_and_link(app: Flask, client: FlaskC
     assert "1. Ana – Alba" in text
     assert "3 hands per round" in text
     assert "Elsa" not in text  # the bye has no card
+
+
+def test_the_standings_read_a_fixed_number_of_statements(app: Flask, client: FlaskClient):
+    """However many rounds and tables: every page reads the tournament a table at a time."""
+    tournament_id = create(client, system="round-robin", rounds="5")
+    six = {**PAIRS, "F": ("Fabio", "Flor")}
+    add_pairs(client, tournament_id, six)
+    counts = []
+    for number in (1, 2, 3):
+        client.post(f"/torneos/{tournament_id}/rondas")
+        results = {1: ("700", "300"), 2: ("5", "5"), 3: ("0", "-50")}
+        play_round(client, app, tournament_id, number, results)
+        with count_statements(app) as statements:
+            assert client.get(f"/torneos/{tournament_id}/posiciones").status_code == 200
+            assert client.get(f"/torneos/{tournament_id}/rondas/{number}").status_code == 200
+        counts.append(len(statements))
+    assert counts[0] == counts[1] == counts[2], counts

@@ -66,17 +66,21 @@ class Tournament(Model):
         sa.DateTime(timezone=True), default=utc_now
     )
 
+    # Every page reads the whole tournament (its file): pairs, rounds, tables and their
+    # matches' rows load in a statement each, never one per table.
     pairs: Mapped[list[TournamentPair]] = relationship(
         back_populates="tournament",
         order_by="TournamentPair.position",
         cascade="all, delete-orphan",
         passive_deletes=True,
+        lazy="selectin",
     )
     round_rows: Mapped[list[Round]] = relationship(
         back_populates="tournament",
         order_by="Round.number",
         cascade="all, delete-orphan",
         passive_deletes=True,
+        lazy="selectin",
     )
 
     __table_args__ = (
@@ -135,6 +139,7 @@ class Round(Model):
         order_by="RoundTable.id",
         cascade="all, delete-orphan",
         passive_deletes=True,
+        lazy="selectin",
     )
 
     __table_args__ = (
@@ -169,9 +174,10 @@ class RoundTable(Model):
     mp_ew: Mapped[int | None]
 
     round: Mapped[Round] = relationship(back_populates="tables")
-    ns_pair: Mapped[TournamentPair] = relationship(foreign_keys=[ns_pair_id], lazy="joined")
-    ew_pair: Mapped[TournamentPair | None] = relationship(foreign_keys=[ew_pair_id], lazy="joined")
-    match: Mapped[Match | None] = relationship()
+    # The pairs are the tournament's, already loaded: found by id without a statement.
+    ns_pair: Mapped[TournamentPair] = relationship(foreign_keys=[ns_pair_id])
+    ew_pair: Mapped[TournamentPair | None] = relationship(foreign_keys=[ew_pair_id])
+    match: Mapped[Match | None] = relationship(lazy="selectin")
 
     @property
     def is_bye(self) -> bool:
