@@ -20,6 +20,7 @@ MODULES = [
     "benchmarks.club_night",
     "benchmarks.server_pages",
     "benchmarks.slow_clients",
+    "benchmarks.tournament_draw",
 ]
 
 for name in sys.argv[1:] or MODULES:

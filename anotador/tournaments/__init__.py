@@ -20,9 +20,12 @@ names, which stay stable:
 - ``standings(tournament) -> list[Standing]`` in order: ``pair``, ``rank``, ``vp``,
   ``mp_for``, ``mp_against``, ``mp_diff``, ``played``, ``byes``.
   ``round_results(tournament, round) -> list[TableResult | ByeResult]``: a played round with VP.
+- ``finished_mp(match: rules.Match, hands_per_round: int | None) -> tuple[int, int] | None``:
+  a table's MP from its match (§1.3), None while the table has not finished (for live views).
 - ``next_round(tournament) -> Draw`` (``round``, ``tables``: ``Seat(table, ns, ew)``,
   ``byes``); raises ``TournamentProblems`` (``all_rounds_played``, ``manual_pairing``).
 - ``standings_document(tournament)``, ``draw_document(draw)``: the CLI's JSON (§5).
+- ``tournament_to_document(tournament) -> dict``: the file again (export; reads back equal).
 """
 
 from anotador.tournaments.document import check_tournament
@@ -36,6 +39,7 @@ from anotador.tournaments.pairing import next_round
 from anotador.tournaments.problems import MESSAGES
 from anotador.tournaments.problems import Problem
 from anotador.tournaments.problems import TournamentProblems
+from anotador.tournaments.results import finished_mp
 from anotador.tournaments.standings import ByeResult
 from anotador.tournaments.standings import Standing
 from anotador.tournaments.standings import TableResult
@@ -51,6 +55,7 @@ from anotador.tournaments.tournament import Tournament
 from anotador.tournaments.victory_points import NAMED_SCALES
 from anotador.tournaments.victory_points import Scale
 from anotador.tournaments.victory_points import victory_points
+from anotador.tournaments.writing import tournament_to_document
 
 __all__ = [
     "FORMAT",
@@ -72,11 +77,13 @@ __all__ = [
     "TournamentProblems",
     "check_tournament",
     "draw_document",
+    "finished_mp",
     "next_round",
     "parse_tournament",
     "read_tournament",
     "round_results",
     "standings",
     "standings_document",
+    "tournament_to_document",
     "victory_points",
 ]

@@ -66,11 +66,11 @@ def read_file(file: str) -> bytes:
 
 
 def echo(document: dict[str, Any]) -> None:
-    """The document as JSON; texts that are not Unicode (lone surrogates from ``\\ud800``
-    escapes) are written escaped rather than failing to encode."""
-    text = json.dumps(document, ensure_ascii=False, indent=2)
+    """The document as UTF-8 JSON, whatever the terminal's encoding; texts that are not
+    Unicode (lone surrogates from ``\\ud800`` escapes) are written escaped."""
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     try:
-        text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(document, indent=2)
-    click.echo(text)
+        data = (json.dumps(document, indent=2) + "\n").encode("ascii")
+    click.echo(data, nl=False)

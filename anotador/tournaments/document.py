@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from anotador.rules import Rules
 from anotador.rules.matchfile import parse_json
 from anotador.rules.paths import join
 from anotador.rules.reading import Reader
@@ -86,7 +87,7 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
     if "format" in doc and doc["format"] != FORMAT:
         checker.add("$.format", "format", format=FORMAT)
     name = checker.text(doc["name"], "$.name") if "name" in doc else None
-    played_on = read_date(checker, doc.get("played_on", ""))
+    played_on = read_date(checker, doc["played_on"]) if "played_on" in doc else ""
     variant = read_variant(checker, doc)
     options = doc.get("options", {})
     rules = read_options(checker, variant, options) if variant is not None else None
@@ -142,9 +143,10 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
 
 
 def read_date(checker: Checker, value: object) -> str | None:
+    """``played_on``: a date written YYYY-MM-DD (absent: no date)."""
     text = checker.text(value, "$.played_on", required=False)
-    if not text:
-        return text
+    if text is None:
+        return None
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
@@ -168,13 +170,13 @@ def read_variant(checker: Checker, doc: dict[str, Any]) -> str | None:
     return variant if "layout" in doc else None
 
 
-def read_options(checker: Checker, variant: str, options: object) -> Any:
+def read_options(checker: Checker, variant: str, options: object) -> Rules | None:
     """The variant's rules with the file's options, as the engine reads a match's."""
     reader = Reader()
     rules = read_rules(reader, variant, LAYOUT, options, "options")
     for problem in reader.problems:
         code = "layout" if problem.path == "layout" else "options"
-        checker.add(join(ROOT, problem.path), code, detail=problem.message, layout=LAYOUT)
+        checker.add(f"{ROOT}.{problem.path}", code, detail=problem.message, layout=LAYOUT)
     return rules
 
 
@@ -263,7 +265,7 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
         pair = checker.mapping(entry, path, PAIR_KEYS, ("id", "players"))
         if pair is None:
             continue
-        pair_id = checker.text(pair["id"], join(path, "id")) if "id" in pair else None
+        pair_id = read_id(checker, pair["id"], join(path, "id")) if "id" in pair else None
         if pair_id is not None and pair_id in seen:
             checker.add(join(path, "id"), "duplicate_pair", pair=pair_id)
         if pair_id is not None:
@@ -276,6 +278,16 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
         if pair_id is not None and players is not None:
             pairs.append(Pair(pair_id, players, club or "", bool(withdrawn)))
     return tuple(pairs)
+
+
+def read_id(checker: Checker, value: object, path: str) -> str | None:
+    """A pair's id: any text but the empty one, kept exactly as written (ids are compared
+    exactly, so "A" and " A" are two pairs)."""
+    pair_id = checker.text(value, path, required=False)
+    if pair_id == "":
+        checker.add(path, "value", detail="must not be empty")
+        return None
+    return pair_id
 
 
 def read_players(checker: Checker, value: object, path: str) -> tuple[str, str] | None:

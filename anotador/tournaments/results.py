@@ -149,14 +149,20 @@ def read_table_match(
 def match_points(
     checker: Checker, tournament: Tournament, match: Match, path: str
 ) -> tuple[int, int] | None:
-    """NS's and EW's MP: the totals after the round's last hand, or the final totals of a
-    game that ended or was abandoned; None (a problem) while the table has not finished."""
+    """The table's MP from its match, or a problem while the table has not finished."""
+    mp = finished_mp(match, tournament.hands_per_round)
+    if mp is None:
+        checker.add(join(join(path, "match"), "hands"), "match_incomplete")
+    return mp
+
+
+def finished_mp(match: Match, hands_per_round: int | None) -> tuple[int, int] | None:
+    """NS's and EW's MP (§1.3): the totals after the round's last hand, or the final totals
+    of a game that ended or was abandoned; None while the table has not finished."""
     scored = score_match(match)
-    hands = tournament.hands_per_round
-    if hands is not None and len(scored.hands) >= hands:
-        ns, ew = scored.hands[hands - 1].sides
+    if hands_per_round is not None and len(scored.hands) >= hands_per_round:
+        ns, ew = scored.hands[hands_per_round - 1].sides
         return ns.total, ew.total
     if scored.finished or match.abandoned:
         return scored.totals[0], scored.totals[1]
-    checker.add(join(join(path, "match"), "hands"), "match_incomplete")
     return None

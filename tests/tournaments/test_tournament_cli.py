@@ -4,6 +4,7 @@ end to end, the problems' shape and exit status, standard input and unreadable f
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +180,27 @@ def test_the_real_command_runs_without_the_web_app():
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["round"] == 3
     assert done.stderr.strip() == "PURE"
+
+
+def test_the_output_is_utf_8_whatever_the_terminal_s_encoding():
+    document = example()
+    document["pairs"][0]["id"] = "Ñandú “A”"
+    for entry in document["results"][0]["tables"][:1] + document["results"][1]["tables"][:1]:
+        entry["ns"] = "Ñandú “A”"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from anotador.cli import main; main()",
+            "tournament",
+            "standings",
+            "-",
+        ],
+        input=json.dumps(document).encode(),
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.decode("utf-8"))["standings"][1]["pair"] == "Ñandú “A”"
