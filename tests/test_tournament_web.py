@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import snapshot
 from test_hands import record
 
 from anotador import tournaments
@@ -266,3 +267,68 @@ def test_the_standings_read_a_fixed_number_of_statements(app: Flask, client: Fla
             assert client.get(f"/torneos/{tournament_id}/rondas/{number}").status_code == 200
         counts.append(len(statements))
     assert counts[0] == counts[1] == counts[2], counts
+
+
+def test_a_late_pair_is_drawn_next_round_and_a_withdrawn_one_no_more(
+    app: Flask, client: FlaskClient
+):
+    tournament_id = create(client, system="danese", scale="wdl")
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "ABCD"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    play_round(client, app, tournament_id, 1, {1: ("700", "300"), 2: ("200", "500")})
+    # E joins late, B leaves: round 2 seats A, C, D, E.
+    add_pairs(client, tournament_id, {"E": PAIRS["E"]})
+    page = client.get(f"/torneos/{tournament_id}", headers=ENGLISH).get_data(as_text=True)
+    assert "from round 2" in page
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        beto = tournament.pairs[1].id
+    withdrawn = client.post(
+        f"/torneos/{tournament_id}/parejas/{beto}/retiro", data={"withdrawn": "1"}
+    )
+    assert withdrawn.status_code == 303
+    client.post(f"/torneos/{tournament_id}/rondas")
+    seated = {name for seat in seats(app, tournament_id, 2) for name in seat[1:] if name}
+    assert seated == {"Ana", "Carla", "Dario", "Elsa"}
+    standings = json.loads(client.get(f"/torneos/{tournament_id}/posiciones.json").data)
+    # The withdrawn pair keeps its result and its place.
+    assert {row["pair"] for row in standings["standings"]} == {"1", "2", "3", "4", "5"}
+
+
+def test_a_manual_tournament_is_seated_by_the_director_then_finished(
+    app: Flask, client: FlaskClient
+):
+    tournament_id = create(client, system="manual", rounds="1")
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "ABCD"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    assert seats(app, tournament_id, 1) == [(1, "Ana", "Beto"), (2, "Carla", "Dario")]
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        beto, carla = tournament.pairs[1].id, tournament.pairs[2].id
+    swap = client.post(
+        f"/torneos/{tournament_id}/rondas/1/cambio", data={"first": beto, "second": carla}
+    )
+    assert swap.status_code == 303
+    assert seats(app, tournament_id, 1) == [(1, "Ana", "Carla"), (2, "Beto", "Dario")]
+    # Not finished while a round is open.
+    open_round = client.post(f"/torneos/{tournament_id}/terminar", headers=ENGLISH)
+    assert open_round.headers["Location"].endswith(f"/torneos/{tournament_id}")
+    said = client.get(open_round.headers["Location"], headers=ENGLISH).get_data(as_text=True)
+    assert "Close the round being played first." in said
+    play_round(client, app, tournament_id, 1, {1: ("900", "100"), 2: ("100", "900")})
+    # Every round played: no more draws.
+    drawn = client.post(f"/torneos/{tournament_id}/rondas", headers=ENGLISH, follow_redirects=True)
+    assert "Every round of the tournament has been played." in drawn.get_data(as_text=True)
+    finished = client.post(f"/torneos/{tournament_id}/terminar")
+    assert finished.headers["Location"].endswith(f"/torneos/{tournament_id}/posiciones")
+    before = snapshot(app)
+    table = table_ids(app, tournament_id, 1)[1]
+    late = client.post(f"/torneos/{tournament_id}/mesas/{table}", data={"mp_ns": "1", "mp_ew": "2"})
+    assert late.status_code == 303
+    assert snapshot(app)["counts"] == before["counts"]
+    with app.app_context():
+        row = db.session.get(RoundTable, table)
+        assert row is not None
+        assert (row.mp_ns, row.mp_ew) == (900, 100)
