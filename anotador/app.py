@@ -19,8 +19,8 @@ from anotador import flashes
 from anotador import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador import security
 from anotador import templating
-from anotador.tournaments import models as tournament_models  # noqa: F401 - its tables
-from anotador.tournaments import views as tournaments
+from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments.web import views as tournaments
 from anotador.views import accounts
 from anotador.views import engine
 from anotador.views import groups

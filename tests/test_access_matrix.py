@@ -26,10 +26,10 @@ from stored import signed_in
 from anotador import create_app
 from anotador import services
 from anotador.extensions import db
-from anotador.tournaments import rounds as tournament_rounds
-from anotador.tournaments import service as tournament_service
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.service import SetUp
+from anotador.tournaments.web import rounds as tournament_rounds
+from anotador.tournaments.web import service as tournament_service
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.service import SetUp
 from anotador.views.engine import rules_bundle
 
 #: The visitors, in the order of each EXPECTED string.

@@ -84,12 +84,12 @@ from anotador.models import Group
 from anotador.models import Match
 from anotador.models import Player
 from anotador.models import User
-from anotador.tournaments import rounds as tournament_rounds
-from anotador.tournaments import service as tournament_service
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.models import TournamentPair
-from anotador.tournaments.service import SetUp
+from anotador.tournaments.web import rounds as tournament_rounds
+from anotador.tournaments.web import service as tournament_service
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.web.service import SetUp
 from anotador.views.engine import rules_bundle
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.

@@ -21,9 +21,9 @@ from test_hands import record
 from anotador import tournaments
 from anotador.extensions import db
 from anotador.models import Match
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.models import TournamentChange
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentChange
 
 ENGLISH = {"Accept-Language": "en"}
 #: The worked example's set-up (§6): five pairs A to E.

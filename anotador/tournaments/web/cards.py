@@ -10,7 +10,7 @@ from flask import url_for
 
 from anotador.pdf.render import render_pages
 from anotador.serving import qr_svg
-from anotador.tournaments.models import Round
+from anotador.tournaments.web.models import Round
 
 
 def card_rows(round_row: Round) -> list[dict[str, Any]]:

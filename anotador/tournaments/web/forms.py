@@ -18,12 +18,12 @@ from anotador.forms import Form
 from anotador.forms import TextField
 from anotador.forms import options
 from anotador.rules import VARIANTS
-from anotador.tournaments.service import MAX_HANDS_PER_ROUND
-from anotador.tournaments.service import MAX_MP
-from anotador.tournaments.service import MAX_ROUNDS
-from anotador.tournaments.service import SetUp
-from anotador.tournaments.words import SCALE_LABELS
-from anotador.tournaments.words import SYSTEM_LABELS
+from anotador.tournaments.web.service import MAX_HANDS_PER_ROUND
+from anotador.tournaments.web.service import MAX_MP
+from anotador.tournaments.web.service import MAX_ROUNDS
+from anotador.tournaments.web.service import SetUp
+from anotador.tournaments.web.words import SCALE_LABELS
+from anotador.tournaments.web.words import SYSTEM_LABELS
 
 #: The variants two pairs can play (every table of a tournament is two pairs).
 PAIR_VARIANTS = [name for name, variant in VARIANTS.items() if "4p" in variant.layouts]

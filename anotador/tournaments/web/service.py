@@ -25,11 +25,11 @@ from anotador.services.accounts import new_token
 from anotador.services.matches import create_match
 from anotador.services.matches import export_document
 from anotador.services.players import find_or_create_player
-from anotador.tournaments.models import Round
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.models import TournamentChange
-from anotador.tournaments.models import TournamentPair
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.web.models import TournamentPair
 
 FORMAT = "anotador-tournament/1"
 SCALES = ("fibur-3", "fibur-4", "wdl", "points")

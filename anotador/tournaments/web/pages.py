@@ -25,12 +25,12 @@ from anotador import inputs
 from anotador.errors import answers_json
 from anotador.extensions import db
 from anotador.models import Match
-from anotador.tournaments import draws
-from anotador.tournaments import service
-from anotador.tournaments.models import Round
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.words import render
+from anotador.tournaments.web import draws
+from anotador.tournaments.web import service
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.words import render
 
 Owned = Callable[[int], Tournament]
 

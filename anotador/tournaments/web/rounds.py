@@ -8,17 +8,17 @@ from collections.abc import Iterable
 
 from anotador import signals
 from anotador.extensions import db
-from anotador.tournaments import draws
-from anotador.tournaments.models import Round
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.models import TournamentPair
-from anotador.tournaments.service import Refused
-from anotador.tournaments.service import current_round
-from anotador.tournaments.service import record
-from anotador.tournaments.service import table_match
-from anotador.tournaments.service import table_state
-from anotador.tournaments.service import tournament_document
+from anotador.tournaments.web import draws
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.web.service import Refused
+from anotador.tournaments.web.service import current_round
+from anotador.tournaments.web.service import record
+from anotador.tournaments.web.service import table_match
+from anotador.tournaments.web.service import table_state
+from anotador.tournaments.web.service import tournament_document
 
 
 def draw_round(tournament: Tournament, account_id: int) -> Round:

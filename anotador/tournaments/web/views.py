@@ -2,7 +2,7 @@
 tournament's link sees (a page, a board for a projector, the exports).
 
 Thin, as every view: a form read by :mod:`anotador.inputs`, one use case of
-:mod:`anotador.tournaments.service` or :mod:`~anotador.tournaments.rounds`, a redirect; a
+:mod:`anotador.tournaments.web.service` or :mod:`~anotador.tournaments.web.rounds`, a redirect; a
 change the tournament's state does not allow says why (409) and changes nothing.
 """
 
@@ -27,19 +27,19 @@ from anotador.extensions import db
 from anotador.forms import FORM_EXPIRED
 from anotador.forms import csrf_refused
 from anotador.i18n import problem_message
-from anotador.tournaments import cards
-from anotador.tournaments import pages
-from anotador.tournaments import rounds
-from anotador.tournaments import service
-from anotador.tournaments.forms import ConfirmForm
-from anotador.tournaments.forms import PairForm
-from anotador.tournaments.forms import ResultForm
-from anotador.tournaments.forms import SwapForm
-from anotador.tournaments.forms import TournamentForm
-from anotador.tournaments.models import Round
-from anotador.tournaments.models import RoundTable
-from anotador.tournaments.models import Tournament
-from anotador.tournaments.words import render
+from anotador.tournaments.web import cards
+from anotador.tournaments.web import pages
+from anotador.tournaments.web import rounds
+from anotador.tournaments.web import service
+from anotador.tournaments.web.forms import ConfirmForm
+from anotador.tournaments.web.forms import PairForm
+from anotador.tournaments.web.forms import ResultForm
+from anotador.tournaments.web.forms import SwapForm
+from anotador.tournaments.web.forms import TournamentForm
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.words import render
 
 bp = Blueprint("tournaments", __name__, url_prefix="/torneos")
 
