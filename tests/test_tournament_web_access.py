@@ -9,6 +9,7 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sql_counting import count_statements
 from stored import create_account
 from stored import signed_in
 from stored import snapshot
@@ -187,3 +188,15 @@ def test_every_form_needs_its_csrf_token(app_factory):
     assert token
     fields = {"name": "Noche", "variant": "burraco", "rounds": "3", "csrf_token": token.group(1)}
     assert client.post("/torneos", data=fields).status_code == 303
+
+
+def test_a_boards_poll_is_one_statement(app: Flask, client: FlaskClient):
+    tournament_id, _tables = started(app, client)
+    client.post(f"/torneos/{tournament_id}/enlace", data={"on": "1"})
+    token = token_in(client.get(f"/torneos/{tournament_id}").get_data(as_text=True))
+    viewer = app.test_client()
+    etag = viewer.get(f"/torneos/ver/{token}/version").headers["ETag"]
+    with count_statements(app) as statements:
+        answer = viewer.get(f"/torneos/ver/{token}/version", headers={"If-None-Match": etag})
+    assert answer.status_code == 304
+    assert len(statements) == 1, statements

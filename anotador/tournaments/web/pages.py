@@ -111,17 +111,32 @@ def computed_of(tournament: Tournament) -> dict[str, Any]:
     return draws.standings_document(service.tournament_document(tournament))
 
 
-def live_version(tournament: Tournament) -> int:
-    """A number that changes whenever the standings may: the director's changes and every
-    change to a table's match, in one statement."""
-    statement = (
-        sa.select(sa.func.coalesce(sa.func.sum(Match.version), 0))
-        .select_from(RoundTable)
-        .join(Round, Round.id == RoundTable.round_id)
-        .join(Match, Match.id == RoundTable.match_id)
-        .where(Round.tournament_id == tournament.id)
+#: The sum of a tournament's tables' match versions (every hand saved anywhere bumps one).
+TABLES_VERSION = (
+    sa.select(sa.func.coalesce(sa.func.sum(Match.version), 0))
+    .select_from(RoundTable)
+    .join(Round, Round.id == RoundTable.round_id)
+    .join(Match, Match.id == RoundTable.match_id)
+    .where(Round.tournament_id == Tournament.id)
+    .correlate(Tournament)
+    .scalar_subquery()
+)
+
+
+def live_state(tournament_id: int | None, token: str | None) -> Any:
+    """The row a board's poll needs (its owner, status and live version: a number that
+    changes whenever the standings may, the director's changes and every change to a table's
+    match), by id or by spectator link, in one statement; None when there is none."""
+    statement = sa.select(
+        Tournament.owner_id,
+        Tournament.status,
+        (Tournament.version * 1_000_003 + TABLES_VERSION).label("live"),
     )
-    return tournament.version * 1_000_003 + int(db.session.scalar(statement) or 0)
+    if tournament_id is not None:
+        statement = statement.where(Tournament.id == tournament_id)
+    else:
+        statement = statement.where(Tournament.spectator_token == token)
+    return db.session.execute(statement).first()
 
 
 def register(bp: Blueprint, owned: Owned) -> None:
@@ -169,7 +184,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
         urls = addresses(tournament, token)
         live = {
             "url": urls["version"],
-            "version": live_version(tournament),
+            "version": int(live_state(tournament.id, None).live),
             "hands": 0,
             "number": None,
             "planilla": urls["board"],
@@ -183,13 +198,21 @@ def register(bp: Blueprint, owned: Owned) -> None:
 
     @answers_json
     def version(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = viewed(tournament_id, token)
-        current = live_version(tournament)
+        if tournament_id is not None and access.signed_in() is None:
+            access.refuse()
+        try:
+            checked = None if token is None else inputs.link_token(token)
+        except inputs.BadInput:
+            abort(404)
+        state = live_state(tournament_id, checked)
+        if state is None or (tournament_id is not None and state.owner_id != access.user_id()):
+            abort(404)
+        current = int(state.live)
         etag = f"v{current}"
         if request.if_none_match.contains_weak(etag):
             response = Response(status=304, mimetype="application/json")
         else:
-            answer = {"version": current, "hands": 0, "finished": tournament.status == "finished"}
+            answer = {"version": current, "hands": 0, "finished": state.status == "finished"}
             response = jsonify(answer)
         response.set_etag(etag)
         response.headers["Cache-Control"] = "private, no-cache"
