@@ -68,8 +68,9 @@ def test_a_club_night_round_with_the_board_following(
     expect(page.locator(".t-table.is-finished")).to_have_count(1)
 
     # Table 2 played on paper: the director writes its result by hand.
+    shot("round-before-paper")
     paper = page.locator(".t-table.is-not_started")
-    paper.get_by_text("Escribir el resultado a mano").click()
+    paper.locator("summary").tap()
     paper.get_by_label("Puntos de NS").fill("300")
     paper.get_by_label("Puntos de EO").fill("500")
     paper.get_by_role("button", name="Guardar el resultado").tap()
