@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from phone import AXE
 from phone import Shot
 from phone import Table
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from test_accessibility import BLOCKING
+from test_accessibility import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +32,8 @@ HAND = {
 def test_a_club_night_round_with_the_board_following(
     page: Page, phones: Callable[..., Page], shot: Shot
 ) -> None:
+    if AXE.exists():  # every screen is checked for accessibility on the way (axe-core)
+        page.add_init_script(path=AXE)
     page.goto("/torneos")
     page.get_by_label("Nombre").fill("Noche del jueves")
     page.get_by_label("Variante").select_option("uruguaya")
@@ -81,3 +86,12 @@ def test_a_club_night_round_with_the_board_following(
     shot("board-after-round-1", of=board)
     page.get_by_role("button", name="Cerrar la ronda").tap()
     expect(page.get_by_role("heading", level=1)).to_contain_text("cerrada")
+    if AXE.exists():
+        show = page.url.rsplit("/rondas", 1)[0]
+        found = {}
+        for url in (page.url, show, show + "/posiciones", show + "/tablero", "/torneos"):
+            page.goto(url)
+            blocking = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
+            if blocking:
+                found[url] = blocking
+        assert not found, found
