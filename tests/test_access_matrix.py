@@ -8,6 +8,7 @@ fails: a new route must say who may use it.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,10 @@ from stored import signed_in
 
 from anotador import create_app
 from anotador import services
+from anotador.tournaments.web import rounds as tournament_rounds
+from anotador.tournaments.web import service as tournament_service
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.service import SetUp
 from anotador.web.extensions import db
 from anotador.web.views.engine import rules_bundle
 
@@ -92,6 +97,34 @@ EXPECTED = {
     "sharing.set_link": "SNNSSA",
     "sharing.show": "SNNSSA",
     "static": "AAAAAA",
+    # The director's (the owner's); by a tournament's spectator link, not a match's.
+    "tournaments.add_pair": "SNNSSA",
+    "tournaments.board": "SNNSSA",
+    "tournaments.board_shared": "NNNNNN",
+    "tournaments.close_round": "SNNSSA",
+    "tournaments.draw": "SNNSSA",
+    "tournaments.finish": "SNNSSA",
+    "tournaments.index": "SAASSA",
+    "tournaments.result": "SNNSSA",
+    "tournaments.results_csv": "SNNSSA",
+    "tournaments.results_csv_shared": "NNNNNN",
+    "tournaments.round_page": "SNNSSA",
+    "tournaments.set_link": "SNNSSA",
+    "tournaments.show": "SNNSSA",
+    "tournaments.standings": "SNNSSA",
+    "tournaments.standings_csv": "SNNSSA",
+    "tournaments.standings_csv_shared": "NNNNNN",
+    "tournaments.standings_json": "SNNSSA",
+    "tournaments.standings_json_shared": "NNNNNN",
+    "tournaments.standings_shared": "NNNNNN",
+    "tournaments.start_round": "SNNSSA",
+    "tournaments.swap": "SNNSSA",
+    "tournaments.table_cards": "SNNSSA",
+    "tournaments.tournament_file": "SNNSSA",
+    "tournaments.tournament_file_shared": "NNNNNN",
+    "tournaments.version": "SNNSSA",
+    "tournaments.version_shared": "NNNNNN",
+    "tournaments.withdraw": "SNNSSA",
 }
 QUERIES = {"players.head_to_head": "?a={first_id}&b={second_id}"}
 
@@ -155,8 +188,27 @@ def make_world(app: Flask, index: int) -> World:
             # Not this match's sheet: whoever may read the match is sent to its sheet.
             "key": "0" * 64,
         }
+        values.update(tournament_values(owner.id, index))
         db.session.remove()
     return World(values, table, spectator)
+
+
+def tournament_values(owner_id: int, index: int) -> dict[str, str]:
+    """A tournament of the owner's with round 1 being played (in an app context)."""
+    setup = SetUp(
+        f"Torneo {index}", datetime.date(2026, 12, 3), "burraco", {}, 3, "fibur-3", "danese", 3
+    )
+    made = tournament_service.create_tournament(owner_id, setup)
+    assert isinstance(made, Tournament)
+    for first, second in ((f"Eva {index}", f"Fede {index}"), (f"Gabi {index}", f"Hugo {index}")):
+        tournament_service.add_pair(made, owner_id, first, second)
+    round_row = tournament_rounds.draw_round(made, owner_id)
+    tournament_rounds.start_round(round_row, owner_id)
+    return {
+        "tournament_id": str(made.id),
+        "pair_id": str(made.pairs[0].id),
+        "table_id": str(round_row.tables[0].id),
+    }
 
 
 def visitor(app: Flask, kind: str, world: World) -> FlaskClient:

@@ -82,6 +82,12 @@ from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
+from anotador.tournaments.web import rounds as tournament_rounds
+from anotador.tournaments.web import service as tournament_service
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.web.service import SetUp
 from anotador.web.extensions import LANGUAGES
 from anotador.web.extensions import db
 from anotador.web.views.engine import rules_bundle
@@ -323,7 +329,29 @@ def seed(app: Flask) -> None:
         first = services.queries.load_match(min(stored_ids(app).hands))
         services.sharing.set_link(first, "table", True)
         services.sharing.set_link(first, "spectator", True)
+        seed_tournament(owner.id)
         db.session.remove()
+
+
+def seed_tournament(owner_id: int) -> None:
+    """Tournaments of the owner's whose pages offer every form: round 1 being played (a table
+    and a bye; with a spectator link), drawn (swaps, start) and closed (the next draw, finish)."""
+    made = []
+    for name in ("Noche", "Martes", "Jueves"):
+        setup = SetUp(name, datetime.date(2026, 12, 3), "burraco", {}, 3, "fibur-3", "danese", 3)
+        tournament = tournament_service.create_tournament(owner_id, setup)
+        assert isinstance(tournament, Tournament)
+        for first, second in (("Gabi", "Hugo"), ("Iris", "Juan"), ("Kati", "Luis")):
+            tournament_service.add_pair(tournament, owner_id, first, second)
+        made.append((tournament, tournament_rounds.draw_round(tournament, owner_id)))
+    (playing, first), _drawn, (closed, last) = made
+    tournament_rounds.start_round(first, owner_id)
+    tournament_service.set_spectator_link(playing, owner_id, True)
+    tournament_rounds.start_round(last, owner_id)
+    for table in last.tables:
+        if not table.is_bye:
+            tournament_rounds.enter_result(table, owner_id, (600, 400))
+    tournament_rounds.close_round(last, owner_id)
 
 
 @dataclass(frozen=True)
@@ -335,7 +363,10 @@ class Stored:
     static: tuple[str, ...] = ()  # the files under the app's static folder
     accounts: tuple[int, ...] = ()
     groups: tuple[int, ...] = ()
-    tokens: tuple[str, ...] = ()  # the matches' table and spectator links
+    tokens: tuple[str, ...] = ()  # the matches' table and spectator links, the tournament's
+    tournaments: tuple[int, ...] = ()
+    tournament_pairs: tuple[int, ...] = ()
+    round_tables: tuple[int, ...] = ()
 
     def ids_of(self, table: str) -> Iterable[int]:
         return {
@@ -343,6 +374,9 @@ class Stored:
             "player": self.players,
             "account": self.accounts,
             "account_group": self.groups,
+            "tournament": self.tournaments,
+            "tournament_pair": self.tournament_pairs,
+            "round_table": self.round_tables,
         }[table]
 
 
@@ -355,12 +389,21 @@ def stored_ids(app: Flask) -> Stored:
         groups = tuple(db.session.scalars(sa.select(Group.id).order_by(Group.id)))
         links = sa.select(Match.table_token, Match.spectator_token)
         tokens = tuple(t for row in db.session.execute(links) for t in row if t)
+        shared = sa.select(Tournament.spectator_token).where(
+            Tournament.spectator_token.is_not(None)
+        )
+        tokens += tuple(db.session.scalars(shared))
+        tournaments = tuple(db.session.scalars(sa.select(Tournament.id).order_by(Tournament.id)))
+        pairs = tuple(db.session.scalars(sa.select(TournamentPair.id).order_by(TournamentPair.id)))
+        tables = tuple(db.session.scalars(sa.select(RoundTable.id).order_by(RoundTable.id)))
         db.session.remove()
     folder = Path(app.static_folder or "static")
     files = sorted(
         quote(p.relative_to(folder).as_posix()) for p in folder.rglob("*") if p.is_file()
     )
-    return Stored(hands, players, tuple(files), accounts, groups, tokens)
+    return Stored(
+        hands, players, tuple(files), accounts, groups, tokens, tournaments, pairs, tables
+    )
 
 
 # Every row of every table
@@ -537,6 +580,11 @@ URL_FILLERS: dict[tuple[str, str], Filler] = {
     ("int", "number"): Filler(
         hand_numbers, lambda s: ["9", "99", str(2**63), "0", *BAD_INTEGERS], stored=True
     ),
+    ("id", "tournament_id"): ids("tournament"),
+    ("id", "pair_id"): ids("tournament_pair"),
+    ("id", "table_id"): ids("round_table"),
+    # A tournament's round: the seeded one has its first.
+    ("id", "number"): Filler(lambda s, c: ["1"], lambda s: ["2", "99", *BAD_INTEGERS], stored=True),
     ("default", "lang"): Filler(
         lambda s, c: list(LANGUAGES),
         lambda s: ["xx", "ES", "", "%00", "%FF", "e%C3%B1", "..", quote("²")],

@@ -100,11 +100,12 @@ class Report:
         return self.broken + self.stale - self.fixed
 
 
-def summary(document: dict[str, Any], score: rules.MatchScore) -> dict[str, Any]:
+def summary(
+    document: dict[str, Any], score: rules.MatchScore, hand_limit: int | None = None
+) -> dict[str, Any]:
     """The summary columns of a stored match file and its score, as
     :func:`anotador.services.documents.refresh_summary` writes them."""
-    abandoned = document["abandoned"]
-    status = "finished" if score.finished else "abandoned" if abandoned else "ongoing"
+    status = services.documents.status_of(score, document["abandoned"], hand_limit)
     return {
         "totals": list(score.totals),
         "winner": score.winner,
@@ -115,7 +116,11 @@ def summary(document: dict[str, Any], score: rules.MatchScore) -> dict[str, Any]
 
 
 def examine(
-    match_id: int, version: int, document: dict[str, Any], stored: dict[str, Any]
+    match_id: int,
+    version: int,
+    document: dict[str, Any],
+    stored: dict[str, Any],
+    hand_limit: int | None = None,
 ) -> Finding | None:
     """The :class:`Finding` of one stored match (its file as stored and its stored summary
     columns), or None when it reads, scores and agrees."""
@@ -125,7 +130,7 @@ def examine(
         fresh = {**stored, "content_hash": services.documents.content_hash(document)}
         stale = compare(stored, fresh, ("content_hash",))
         return Finding(match_id, version, errors, stale, fresh)
-    fresh = summary(document, rules.score_match(game))
+    fresh = summary(document, rules.score_match(game), hand_limit)
     stale = compare(stored, fresh, SUMMARY)
     return Finding(match_id, version, (), stale, fresh) if stale else None
 
@@ -165,7 +170,8 @@ def check(
                 "content_hash": match.content_hash,
             }
             document = stored.document()
-            if examine(row.id, match.version, document, summary_columns) is not None:
+            found_here = examine(row.id, match.version, document, summary_columns, row.hand_limit)
+            if found_here is not None:
                 suspects.append(row.id)
         repaired: list[int] = []
         if suspects:
@@ -194,7 +200,7 @@ def confirm(match_ids: list[int], lock: bool = False) -> list[Finding]:
     for match in services.queries.reload_matches(match_ids):
         stored = {column: getattr(match, column) for column in SUMMARY}
         document = services.documents.match_document(match)
-        finding = examine(match.id, match.version, document, stored)
+        finding = examine(match.id, match.version, document, stored, match.hand_limit)
         if finding is not None:
             findings.append(finding)
     return findings

@@ -75,6 +75,7 @@ MATCH_COLUMNS = (
     Match.notes,
     Match.played_on,
     Match.abandoned,
+    Match.hand_limit,
     Match.status,
     Match.totals,
     Match.winner,

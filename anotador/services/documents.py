@@ -125,7 +125,7 @@ def summary(
     When ``game`` is the stored match with one more hand, its sides' stored figures (of the
     version before) only take that hand."""
     earlier = figures_before_last_hand(match, game, version - 1)
-    status = "finished" if score.finished else "abandoned" if match.abandoned else "ongoing"
+    status = status_of(score, match.abandoned, match.hand_limit)
     return Summary(
         totals=list(score.totals),
         winner=score.winner,
@@ -134,6 +134,14 @@ def summary(
         content_hash=content_hash(match_document(match, hands)),
         figures=stored_figures(game, score, version, earlier),
     )
+
+
+def status_of(score: rules.MatchScore, abandoned: bool, hand_limit: int | None) -> str:
+    """``Match.status``: finished when the game is over (a side reached the target, or the
+    match is played to ``hand_limit`` hands, a tournament's round, and has them all), else
+    abandoned or ongoing."""
+    over = score.finished or (hand_limit is not None and len(score.hands) >= hand_limit)
+    return "finished" if over else "abandoned" if abandoned else "ongoing"
 
 
 def refresh_summary(

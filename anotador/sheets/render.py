@@ -136,6 +136,13 @@ def render_blank_sheet(
         return _pdf(app, "sheets/blank.html", context)
 
 
+def render_pages(template: str, context: dict[str, Any], *, lang: str = "es") -> bytes:
+    """Another area's printout (a tournament's table cards) drawn by the same machinery: its
+    template under ``templates/``, the sheets' stylesheet, files from disk only."""
+    with _rendering(lang) as app:
+        return _pdf(app, template, {"lang": lang, **context})
+
+
 # Cache: a sheet depends only on its match's content, the paper, the language and these files
 
 

@@ -227,6 +227,9 @@ class Match(Model):
     spectator_token: Mapped[str | None] = mapped_column(sa.String(TOKEN_LENGTH), unique=True)
     # Its rematch, once one is made: the phones of its links follow there (services.sharing).
     rematch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("match.id", ondelete="SET NULL"))
+    # The most hands it is played to (a tournament's round): it ends after them, or at the
+    # target before (services.documents.summary). None: to the target only.
+    hand_limit: Mapped[int | None]
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", order_by="Side.position", cascade="all, delete-orphan"

@@ -14,6 +14,8 @@ from anotador.ratings import models as rating_models  # noqa: F401 - and the rat
 from anotador.ratings import views as ratings
 from anotador.storage import caching
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments.web import views as tournaments
 from anotador.web import assets
 from anotador.web import config
 from anotador.web import errors
@@ -96,6 +98,7 @@ def create_app(
     app.register_blueprint(accounts.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(tournaments.bp)
     app.register_blueprint(engine.bp)
     app.register_blueprint(live.bp)
     app.session_interface = live.PollingSessions()

@@ -74,7 +74,7 @@ def new(match_id: int) -> Page:
     form = build_form(scored)
     if request.method == "POST":
         return submit(form, scored, None)
-    if scored.score.finished:
+    if scored.score.finished or scored.match.status == "finished":
         flash(_("The game is over: no more hands can be recorded."), "error")
         return redirect(match_page(match_id))
     form.request_key.data = uuid.uuid4().hex

@@ -1,0 +1,263 @@
+"""What everyone with access sees of a tournament: its standings, the large-type board a
+projector shows (following it live with the planilla's own ``static/js/live.js``), the
+exports and the tournament file. The director reaches them by the tournament's id; anyone
+else by its spectator link (``/torneos/ver/<token>/...``). Each is computed from the
+tournament file the rows make, by the same pure code as ``anotador tournament``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Blueprint
+from flask import Response
+from flask import abort
+from flask import jsonify
+from flask import request
+from flask import url_for
+
+from anotador.storage.models import Match
+from anotador.tournaments.web import draws
+from anotador.tournaments.web import service
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.words import render
+from anotador.web import access
+from anotador.web import inputs
+from anotador.web.errors import answers_json
+from anotador.web.extensions import db
+
+Owned = Callable[[int], Tournament]
+
+
+def spectator_link(tournament: Tournament) -> str | None:
+    if tournament.spectator_token is None:
+        return None
+    return url_for("tournaments.standings_shared", token=tournament.spectator_token, _external=True)
+
+
+def labels_of(tournament: Tournament) -> dict[str, str]:
+    """Each pair's id in the tournament file → how pages name it."""
+    return {pair.key: f"{pair.position}. {pair.label}" for pair in tournament.pairs}
+
+
+def table_rows(round_row: Round) -> list[dict[str, Any]]:
+    """A round's tables as the director's live view lists them, byes last."""
+    rows = []
+    for table in sorted(round_row.tables, key=lambda t: (t.is_bye, t.number or 0)):
+        match = table.match
+        rows.append(
+            {
+                "table": table,
+                "state": service.table_state(table),
+                "by_hand": table.mp_ns is not None,
+                "mp": (
+                    (table.mp_ns, table.mp_ew)
+                    if table.mp_ns is not None
+                    else tuple(match.totals)
+                    if match is not None and match.hand_count
+                    else None
+                ),
+                "hands": match.hand_count if match is not None else 0,
+                "match_url": url_for("matches.show", match_id=match.id) if match else None,
+                "table_link": (
+                    url_for("sharing.open_link", token=match.table_token, _external=True)
+                    if match is not None and match.table_token
+                    else None
+                ),
+            }
+        )
+    return rows
+
+
+def standings_rows(computed: dict[str, Any], tournament: Tournament) -> list[dict[str, Any]]:
+    """The standings of ``computed`` (:func:`draws.standings_document`), each pair named."""
+    names = labels_of(tournament)
+    return [{**row, "name": names.get(row["pair"], row["pair"])} for row in computed["standings"]]
+
+
+def result_rows(computed: dict[str, Any], tournament: Tournament) -> list[dict[str, Any]]:
+    """Every result so far: round, table, NS, EW, their MP and VP (a bye: its pair, its VP)."""
+    names = labels_of(tournament)
+    rows = []
+    for played in computed["rounds"]:
+        for entry in played["tables"]:
+            if "bye" in entry:
+                pair, vp = entry["bye"], entry["vp"]
+                row = {"ns": pair, "ns_name": names.get(pair, pair), "vp_ns": vp, "bye": True}
+            else:
+                ns, ew = entry["ns"], entry["ew"]
+                row = {
+                    "table": entry["table"],
+                    "ns": ns,
+                    "ns_name": names.get(ns, ns),
+                    "ew": ew,
+                    "ew_name": names.get(ew, ew),
+                    "mp_ns": entry["mp"][0],
+                    "mp_ew": entry["mp"][1],
+                    "vp_ns": entry["vp"][0],
+                    "vp_ew": entry["vp"][1],
+                }
+            rows.append({"round": played["round"], **row})
+    return rows
+
+
+def computed_of(tournament: Tournament) -> dict[str, Any]:
+    return draws.standings_document(service.tournament_document(tournament))
+
+
+#: The sum of a tournament's tables' match versions (every hand saved anywhere bumps one).
+TABLES_VERSION = (
+    sa.select(sa.func.coalesce(sa.func.sum(Match.version), 0))
+    .select_from(RoundTable)
+    .join(Round, Round.id == RoundTable.round_id)
+    .join(Match, Match.id == RoundTable.match_id)
+    .where(Round.tournament_id == Tournament.id)
+    .correlate(Tournament)
+    .scalar_subquery()
+)
+
+
+def live_state(tournament_id: int | None, token: str | None) -> Any:
+    """The row a board's poll needs (its owner, status and live version: a number that
+    changes whenever the standings may, the director's changes and every change to a table's
+    match), by id or by spectator link, in one statement; None when there is none."""
+    statement = sa.select(
+        Tournament.owner_id,
+        Tournament.status,
+        (Tournament.version * 1_000_003 + TABLES_VERSION).label("live"),
+    )
+    if tournament_id is not None:
+        statement = statement.where(Tournament.id == tournament_id)
+    else:
+        statement = statement.where(Tournament.spectator_token == token)
+    return db.session.execute(statement).first()
+
+
+def register(bp: Blueprint, owned: Owned) -> None:
+    """Add the pages to the tournaments' blueprint, each by id (the director) and by link."""
+
+    def viewed(tournament_id: int | None, token: str | None) -> Tournament:
+        if tournament_id is not None:
+            if access.signed_in() is None:
+                access.refuse()
+            return owned(tournament_id)
+        try:
+            checked = inputs.link_token(token)
+        except inputs.BadInput:
+            abort(404)
+        found = service.shared(checked)
+        if found is None:
+            abort(404)
+        return found
+
+    def route(path: str, endpoint: str, view: Callable[..., Any]) -> None:
+        bp.add_url_rule(f"/<id:tournament_id>{path}", endpoint, view)
+        bp.add_url_rule(f"/ver/<string(length=43):token>{path}", f"{endpoint}_shared", view)
+
+    def addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
+        where = {"token": token} if token else {"tournament_id": tournament.id}
+        suffix = "_shared" if token else ""
+        names = ("standings", "board", "version", "standings_csv", "standings_json")
+        more = ("results_csv", "tournament_file")
+        return {name: url_for(f"tournaments.{name}{suffix}", **where) for name in (*names, *more)}
+
+    def standings(tournament_id: int | None = None, token: str | None = None) -> Any:
+        tournament = viewed(tournament_id, token)
+        computed = computed_of(tournament)
+        return render(
+            "tournaments/standings.html",
+            tournament=tournament,
+            rows=standings_rows(computed, tournament),
+            results=result_rows(computed, tournament),
+            urls=addresses(tournament, token),
+            director=token is None,
+        )
+
+    def board(tournament_id: int | None = None, token: str | None = None) -> Any:
+        tournament = viewed(tournament_id, token)
+        urls = addresses(tournament, token)
+        live = {
+            "url": urls["version"],
+            "version": int(live_state(tournament.id, None).live),
+            "hands": 0,
+            "number": None,
+            "planilla": urls["board"],
+        }
+        return render(
+            "tournaments/board.html",
+            tournament=tournament,
+            rows=standings_rows(computed_of(tournament), tournament),
+            live=live,
+        )
+
+    @answers_json
+    def version(tournament_id: int | None = None, token: str | None = None) -> Response:
+        if tournament_id is not None and access.signed_in() is None:
+            access.refuse()
+        try:
+            checked = None if token is None else inputs.link_token(token)
+        except inputs.BadInput:
+            abort(404)
+        state = live_state(tournament_id, checked)
+        if state is None or (tournament_id is not None and state.owner_id != access.user_id()):
+            abort(404)
+        current = int(state.live)
+        etag = f"v{current}"
+        if request.if_none_match.contains_weak(etag):
+            response = Response(status=304, mimetype="application/json")
+        else:
+            answer = {"version": current, "hands": 0, "finished": state.status == "finished"}
+            response = jsonify(answer)
+        response.set_etag(etag)
+        response.headers["Cache-Control"] = "private, no-cache"
+        return response
+
+    def download(body: str, mimetype: str, name: str) -> Response:
+        disposition = f'attachment; filename="{name}"'
+        return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
+
+    def standings_csv(tournament_id: int | None = None, token: str | None = None) -> Response:
+        tournament = viewed(tournament_id, token)
+        columns = ("rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played")
+        body = as_csv((*columns, "byes"), standings_rows(computed_of(tournament), tournament))
+        return download(body, "text/csv", f"torneo-{tournament.id}-posiciones.csv")
+
+    def results_csv(tournament_id: int | None = None, token: str | None = None) -> Response:
+        tournament = viewed(tournament_id, token)
+        rows = result_rows(computed_of(tournament), tournament)
+        columns = ("round", "table", "ns", "ns_name", "ew", "ew_name")
+        body = as_csv((*columns, "mp_ns", "mp_ew", "vp_ns", "vp_ew"), rows)
+        return download(body, "text/csv", f"torneo-{tournament.id}-resultados.csv")
+
+    def standings_json(tournament_id: int | None = None, token: str | None = None) -> Response:
+        tournament = viewed(tournament_id, token)
+        body = json.dumps(computed_of(tournament), ensure_ascii=False, indent=2) + "\n"
+        return download(body, "application/json", f"torneo-{tournament.id}-posiciones.json")
+
+    def tournament_file(tournament_id: int | None = None, token: str | None = None) -> Response:
+        tournament = viewed(tournament_id, token)
+        document = service.tournament_document(tournament, full=True)
+        body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        return download(body, "application/json", f"torneo-{tournament.id}.json")
+
+    route("/posiciones", "standings", standings)
+    route("/tablero", "board", board)
+    route("/version", "version", version)
+    route("/posiciones.csv", "standings_csv", standings_csv)
+    route("/posiciones.json", "standings_json", standings_json)
+    route("/resultados.csv", "results_csv", results_csv)
+    route("/archivo.json", "tournament_file", tournament_file)
+
+
+def as_csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()

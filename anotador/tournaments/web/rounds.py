@@ -1,0 +1,154 @@
+"""A tournament's rounds: draw one (by the tournament's system, through the same pure code
+as ``anotador tournament pair``), swap pairs before it starts, start it (each table's match
+with its table link), write a table's result by hand, close it, finish the tournament."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from anotador.storage import signals
+from anotador.tournaments.web import draws
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.web.service import Refused
+from anotador.tournaments.web.service import current_round
+from anotador.tournaments.web.service import record
+from anotador.tournaments.web.service import table_match
+from anotador.tournaments.web.service import table_state
+from anotador.tournaments.web.service import tournament_document
+from anotador.web.extensions import db
+
+
+def draw_round(tournament: Tournament, account_id: int) -> Round:
+    """Draw the next round's tables (the director may swap pairs before starting it)."""
+    if tournament.status == "finished":
+        raise Refused("finished")
+    latest = current_round(tournament)
+    if latest is not None and latest.status != "closed":
+        raise Refused("round_open")
+    if len(tournament.round_rows) >= tournament.rounds:
+        raise Refused("all_rounds_played")
+    number = len(tournament.round_rows) + 1
+    by_key = {pair.key: pair for pair in tournament.pairs}
+    if tournament.system == "manual":
+        seats = manual_seats([p.key for p in tournament.pairs if active(p, number)])
+    else:
+        seats = draws.next_seats(tournament_document(tournament))
+    if not seats.tables:
+        raise Refused("too_few_pairs")
+    round_row = Round(number=number, status="drawn")
+    for table_number, ns, ew in seats.tables:
+        round_row.tables.append(
+            RoundTable(number=table_number, ns_pair=by_key[ns], ew_pair=by_key[ew])
+        )
+    for bye in seats.byes:
+        round_row.tables.append(RoundTable(number=None, ns_pair=by_key[bye], ew_pair=None))
+    tournament.round_rows.append(round_row)
+    tournament.status = "playing"
+    record(tournament, account_id, "round_drawn", round=number)
+    db.session.commit()
+    return round_row
+
+
+def active(pair: TournamentPair, number: int) -> bool:
+    return not pair.withdrawn and pair.joined_round <= number
+
+
+def manual_seats(keys: list[str]) -> draws.Seats:
+    """A manual tournament's proposal to start from: the pairs in their order, two by two
+    (the director swaps them into place before starting the round)."""
+    tables = [
+        (index // 2 + 1, keys[index], keys[index + 1]) for index in range(0, len(keys) - 1, 2)
+    ]
+    return draws.Seats(tables, keys[len(tables) * 2 :])
+
+
+def swap(round_row: Round, account_id: int, first: TournamentPair, second: TournamentPair) -> None:
+    """Exchange the seats of two pairs of a round not started yet (a bye's too)."""
+    if round_row.status != "drawn":
+        raise Refused("round_started")
+    seats = {}
+    for table in round_row.tables:
+        seats[table.ns_pair_id] = (table, "ns_pair")
+        if table.ew_pair_id is not None:
+            seats[table.ew_pair_id] = (table, "ew_pair")
+    if first.id not in seats or second.id not in seats or first.id == second.id:
+        raise Refused("not_in_round")
+    (first_table, first_seat), (second_table, second_seat) = seats[first.id], seats[second.id]
+    setattr(first_table, first_seat, second)
+    setattr(second_table, second_seat, first)
+    tournament = round_row.tournament
+    record(
+        tournament,
+        account_id,
+        "pairs_swapped",
+        round=round_row.number,
+        pairs=[first.position, second.position],
+    )
+    db.session.commit()
+
+
+def start_round(round_row: Round, account_id: int) -> list[int]:
+    """Start a drawn round: every table gets its match (with its table link); their ids."""
+    if round_row.status != "drawn":
+        raise Refused("round_started")
+    tournament = round_row.tournament
+    for table in round_row.tables:
+        if not table.is_bye:
+            table.match = table_match(tournament, round_row, table)
+    round_row.status = "playing"
+    record(tournament, account_id, "round_started", round=round_row.number)
+    db.session.commit()
+    made = [table.match_id for table in round_row.tables if table.match_id is not None]
+    signals.changed_many("created", made)
+    return made
+
+
+def enter_result(table: RoundTable, account_id: int, mp: tuple[int, int] | None) -> None:
+    """Write a table's match points by hand (a table scored on paper, or a correction),
+    or clear them (``mp`` None: the table's match counts again)."""
+    round_row = table.round
+    if table.is_bye or round_row.status == "drawn":
+        raise Refused("no_result_here")
+    tournament = round_row.tournament
+    if tournament.status == "finished":
+        raise Refused("finished")
+    table.mp_ns, table.mp_ew = mp if mp is not None else (None, None)
+    record(
+        tournament,
+        account_id,
+        "result_entered" if mp is not None else "result_cleared",
+        round=round_row.number,
+        table=table.number,
+        mp=list(mp) if mp is not None else None,
+    )
+    db.session.commit()
+
+
+def unfinished(tables: Iterable[RoundTable]) -> list[RoundTable]:
+    return [table for table in tables if table_state(table) not in ("finished", "bye")]
+
+
+def close_round(round_row: Round, account_id: int) -> None:
+    """Close a round whose every table has finished (its results are then final)."""
+    if round_row.status != "playing":
+        raise Refused("round_not_playing")
+    if unfinished(round_row.tables):
+        raise Refused("tables_playing")
+    round_row.status = "closed"
+    record(round_row.tournament, account_id, "round_closed", round=round_row.number)
+    db.session.commit()
+
+
+def finish(tournament: Tournament, account_id: int) -> None:
+    """End the tournament (after its last round, or earlier): its standings are final."""
+    latest = current_round(tournament)
+    if latest is not None and latest.status != "closed":
+        raise Refused("round_open")
+    if tournament.status == "finished":
+        raise Refused("finished")
+    tournament.status = "finished"
+    record(tournament, account_id, "finished")
+    db.session.commit()

@@ -1,0 +1,298 @@
+"""A tournament's use cases: set it up, register its pairs, draw, start and close its rounds,
+write a table's result by hand, finish it; each change is kept with who and when.
+
+Victory points, standings and draws are never computed here: the rows are turned into the
+tournament file of ``TOURNAMENTS.md`` (:func:`tournament_document`) and read by the same pure
+code as ``anotador tournament`` (``read_tournament``, ``standings``, ``next_round``). A table
+scored in the app is an ordinary match, created by the app's own use case with a table link;
+a round of a fixed number of hands gives it ``Match.hand_limit``, so it ends after them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from anotador import rules
+from anotador.rules.text import MAX_TITLE
+from anotador.services.accounts import new_token
+from anotador.services.matches import create_match
+from anotador.services.matches import export_document
+from anotador.services.players import find_or_create_player
+from anotador.storage.models import Match
+from anotador.storage.models import name_key
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.web.models import TournamentPair
+from anotador.web.extensions import db
+
+FORMAT = "anotador-tournament/1"
+SCALES = ("fibur-3", "fibur-4", "wdl", "points")
+SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual")
+#: Every integer of the tournament file is at most this in size (MP written by hand too).
+MAX_MP = 1_000_000
+MAX_PAIRS = 1000
+MAX_ROUNDS = 100
+MAX_HANDS_PER_ROUND = 100
+
+
+class Refused(Exception):
+    """A change the tournament's state does not allow; ``code`` says why (a page says it)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclasses.dataclass(frozen=True)
+class SetUp:
+    """What the director chose for a new tournament (read and bounded by the form)."""
+
+    name: str
+    played_on: datetime.date
+    variant: str
+    options: dict[str, Any]
+    hands_per_round: int | None
+    scale: str
+    system: str
+    rounds: int
+
+
+def table_rules(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Any]]:
+    """The options of every table of a tournament, every default written out, as the engine
+    reads them for ``variant`` played by two pairs; None and the engine's problems when it
+    refuses them."""
+    document = {
+        "format": rules.MATCH_FORMAT,
+        "variant": variant,
+        "layout": "4p",
+        "options": options,
+        "sides": [{"name": "NS", "players": []}, {"name": "EW", "players": []}],
+        "hands": [],
+    }
+    game, problems = rules.read_match(document)
+    if game is None:
+        return None, problems
+    return game.rules.settings(), []
+
+
+def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
+    """A new tournament of account ``owner_id``; the engine's problems with its options
+    instead, and nothing stored."""
+    options, problems = table_rules(setup.variant, setup.options)
+    if options is None:
+        return problems
+    tournament = Tournament(
+        owner_id=owner_id,
+        name=setup.name,
+        played_on=setup.played_on,
+        variant=setup.variant,
+        layout="4p",
+        options=options,
+        hands_per_round=setup.hands_per_round,
+        scale=setup.scale,
+        system=setup.system,
+        rounds=setup.rounds,
+        status="registering",
+        version=0,
+    )
+    db.session.add(tournament)
+    db.session.flush()
+    record(tournament, owner_id, "created", name=setup.name)
+    db.session.commit()
+    return tournament
+
+
+def tournaments_of(owner_id: int) -> list[Tournament]:
+    statement = (
+        sa.select(Tournament)
+        .where(Tournament.owner_id == owner_id)
+        .order_by(Tournament.played_on.desc(), Tournament.id.desc())
+    )
+    return list(db.session.scalars(statement))
+
+
+def owned(owner_id: int, tournament_id: int) -> Tournament | None:
+    """The tournament ``tournament_id`` if account ``owner_id`` directs it."""
+    tournament = db.session.get(Tournament, tournament_id)
+    return tournament if tournament is not None and tournament.owner_id == owner_id else None
+
+
+def shared(token: str) -> Tournament | None:
+    """The tournament whose spectator link is ``token``."""
+    statement = sa.select(Tournament).where(Tournament.spectator_token == token)
+    return db.session.scalars(statement).first()
+
+
+def record(tournament: Tournament, account_id: int | None, change: str, **details: Any) -> None:
+    """Keep a change of the director's (in the change's transaction) and bump the version the
+    boards poll."""
+    tournament.version = (tournament.version or 0) + 1
+    db.session.add(
+        TournamentChange(
+            tournament_id=tournament.id, account_id=account_id, change=change, details=details
+        )
+    )
+
+
+def set_spectator_link(tournament: Tournament, account_id: int, on: bool) -> None:
+    """Make (a new token: an old link never comes back) or revoke the spectator link."""
+    tournament.spectator_token = new_token() if on else None
+    record(tournament, account_id, "link_made" if on else "link_revoked")
+    db.session.commit()
+
+
+def changes_of(tournament: Tournament) -> list[TournamentChange]:
+    statement = (
+        sa.select(TournamentChange)
+        .where(TournamentChange.tournament_id == tournament.id)
+        .order_by(TournamentChange.id.desc())
+    )
+    return list(db.session.scalars(statement))
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.round_rows[-1] if tournament.round_rows else None
+
+
+def add_pair(
+    tournament: Tournament, account_id: int, first: str, second: str, club: str = ""
+) -> TournamentPair:
+    """Register a pair of two players of the director's registry (found by name, accents and
+    case aside, or added to it). A pair registered once rounds were played joins late: it is
+    drawn from the next round on."""
+    if tournament.status == "finished":
+        raise Refused("finished")
+    if len(tournament.pairs) >= MAX_PAIRS:
+        raise Refused("too_many_pairs")
+    if name_key(first) == name_key(second):
+        raise Refused("same_player")
+    seated = {p.first_player.name_key for p in tournament.pairs} | {
+        p.second_player.name_key for p in tournament.pairs
+    }
+    if name_key(first) in seated or name_key(second) in seated:
+        raise Refused("player_in_a_pair")
+    latest = current_round(tournament)
+    pair = TournamentPair(
+        position=len(tournament.pairs) + 1,
+        first_player=find_or_create_player(first, tournament.owner_id),
+        second_player=find_or_create_player(second, tournament.owner_id),
+        club=club,
+        joined_round=latest.number + 1 if latest is not None else 1,
+        withdrawn=False,
+    )
+    tournament.pairs.append(pair)
+    db.session.flush()
+    record(tournament, account_id, "pair_added", pair=pair.position, players=[first, second])
+    db.session.commit()
+    return pair
+
+
+def set_withdrawn(
+    tournament: Tournament, account_id: int, pair: TournamentPair, withdrawn: bool
+) -> None:
+    """A pair leaves (it keeps its results and is not drawn again) or comes back."""
+    if tournament.status == "finished":
+        raise Refused("finished")
+    pair.withdrawn = withdrawn
+    change = "pair_withdrawn" if withdrawn else "pair_back"
+    record(tournament, account_id, change, pair=pair.position)
+    db.session.commit()
+
+
+def table_state(table: RoundTable) -> str:
+    """``bye``, ``not_started``, ``playing`` or ``finished`` (its MP count in the standings)."""
+    if table.is_bye:
+        return "bye"
+    if table.mp_ns is not None and table.mp_ew is not None:
+        return "finished"
+    match = table.match
+    if match is None:
+        return "not_started"
+    if match.status in ("finished", "abandoned"):
+        return "finished"
+    return "playing" if match.hand_count else "not_started"
+
+
+def table_entry(table: RoundTable, full: bool) -> dict[str, Any] | None:
+    """The table's entry in the tournament file, None while it has no result. ``full``: a
+    table scored in the app as its whole match document (the downloadable file), else as the
+    match's totals (the same MP: its match ends after the round's hands)."""
+    if table.is_bye:
+        return {"bye": table.ns_pair.key}
+    assert table.ew_pair is not None
+    seat = {"table": table.number, "ns": table.ns_pair.key, "ew": table.ew_pair.key}
+    if table.mp_ns is not None and table.mp_ew is not None:
+        return {**seat, "mp": [table.mp_ns, table.mp_ew]}
+    if table_state(table) != "finished" or table.match is None:
+        return None
+    if full:
+        return {**seat, "match": export_document(table.match)}
+    return {**seat, "mp": list(table.match.totals)}
+
+
+def tournament_document(tournament: Tournament, *, full: bool = False) -> dict[str, Any]:
+    """The tournament file (``anotador-tournament/1``) of the rows: its set-up, its pairs
+    and every result so far (the tables of the round being played that have finished)."""
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "name": tournament.name,
+        "played_on": tournament.played_on.isoformat(),
+        "variant": tournament.variant,
+        "layout": tournament.layout,
+        "options": dict(tournament.options),
+        "hands_per_round": tournament.hands_per_round,
+        "scale": tournament.scale,
+        "system": tournament.system,
+        "rounds": tournament.rounds,
+        "pairs": [
+            {
+                "id": pair.key,
+                "players": [pair.first_player.name, pair.second_player.name],
+                **({"club": pair.club} if pair.club else {}),
+                **({"withdrawn": True} if pair.withdrawn else {}),
+            }
+            for pair in tournament.pairs
+        ],
+        "results": [],
+    }
+    if tournament.bye_vp is not None:
+        document["bye_vp"] = tournament.bye_vp
+    for round_row in tournament.round_rows:
+        if round_row.status == "drawn":
+            continue
+        entries = [table_entry(table, full) for table in round_row.tables]
+        tables = [entry for entry in entries if entry is not None]
+        document["results"].append({"round": round_row.number, "tables": tables})
+    return document
+
+
+def side_of(pair: TournamentPair) -> dict[str, Any]:
+    name = rules.clean_text(f"{pair.position}. {pair.label}")[: rules.MAX_NAME].strip()
+    return {"name": name, "players": [pair.first_player.name, pair.second_player.name]}
+
+
+def table_match(tournament: Tournament, round_row: Round, table: RoundTable) -> Match:
+    """The match a table plays: an ordinary match of the director's, with its table link."""
+    assert table.ew_pair is not None
+    document = {
+        "format": rules.MATCH_FORMAT,
+        "variant": tournament.variant,
+        "layout": tournament.layout,
+        "options": tournament.options,
+        "title": f"{tournament.name} · {round_row.number} · {table.number}"[:MAX_TITLE],
+        "played_on": datetime.date.today().isoformat(),
+        "sides": [side_of(table.ns_pair), side_of(table.ew_pair)],
+        "hands": [],
+    }
+    match, problems = create_match(document, owner_id=tournament.owner_id, commit=False)
+    if match is None:  # the tournament's options were the engine's when it was made
+        raise Refused("match_refused")
+    match.hand_limit = tournament.hands_per_round
+    match.table_token = new_token()
+    return match

@@ -1,0 +1,359 @@
+"""Tournaments: the director's screens (the owner only) and the standings everyone with the
+tournament's link sees (a page, a board for a projector, the exports).
+
+Thin, as every view: a form read by :mod:`anotador.web.inputs`, one use case of
+:mod:`anotador.tournaments.web.service` or :mod:`~anotador.tournaments.web.rounds`, a redirect; a
+change the tournament's state does not allow says why (409) and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint
+from flask import abort
+from flask import flash
+from flask import redirect
+from flask import request
+from flask import url_for
+from flask_babel import lazy_gettext as _l
+from werkzeug.wrappers import Response
+
+from anotador.tournaments.web import cards
+from anotador.tournaments.web import pages
+from anotador.tournaments.web import rounds
+from anotador.tournaments.web import service
+from anotador.tournaments.web.forms import ConfirmForm
+from anotador.tournaments.web.forms import PairForm
+from anotador.tournaments.web.forms import ResultForm
+from anotador.tournaments.web.forms import SwapForm
+from anotador.tournaments.web.forms import TournamentForm
+from anotador.tournaments.web.models import Round
+from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.words import render
+from anotador.web import access
+from anotador.web import inputs
+from anotador.web.extensions import db
+from anotador.web.forms.match import FORM_EXPIRED
+from anotador.web.forms.match import csrf_refused
+from anotador.words import i18n
+from anotador.words.i18n import problem_message
+
+bp = Blueprint("tournaments", __name__, url_prefix="/torneos")
+
+#: Why a change was refused (``service.Refused.code``), said to the director.
+REFUSALS = {
+    "finished": _l("The tournament has finished: nothing more can change."),
+    "too_many_pairs": _l("A tournament has at most 1,000 pairs."),
+    "same_player": _l("A pair is two different players."),
+    "player_in_a_pair": _l("That player is already in a pair of this tournament."),
+    "round_open": _l("Close the round being played first."),
+    "all_rounds_played": _l("Every round of the tournament has been played."),
+    "too_few_pairs": _l("A round needs at least two pairs to play."),
+    "round_started": _l("The round has already started: its tables are set."),
+    "not_in_round": _l("Choose two different pairs of this round."),
+    "no_result_here": _l("This table has no result to write yet."),
+    "round_not_playing": _l("This round is not being played."),
+    "tables_playing": _l("Some tables have not finished yet."),
+    "match_refused": _l("The tables' matches could not be made."),
+    "not_started": _l("Start the round first: its tables get their links then."),
+}
+
+
+def director() -> int:
+    identity = access.user_id()
+    assert identity is not None  # account_required
+    return identity
+
+
+def owned(tournament_id: int) -> Tournament:
+    """The signed-in account's tournament, else a 404 (another account's is not shown)."""
+    tournament = service.owned(director(), tournament_id)
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    for round_row in tournament.round_rows:
+        if round_row.number == number:
+            return round_row
+    abort(404)
+
+
+def refused(reason: service.Refused, where: str) -> Any:
+    flash(str(REFUSALS[reason.code]), "error")
+    return redirect(where, 303)
+
+
+def checked(form: Any, where: str) -> Any:
+    """A redirect back with the reason when the form's CSRF token failed; else None."""
+    if csrf_refused(form):
+        flash(str(FORM_EXPIRED), "error")
+        return redirect(where, 303)
+    return None
+
+
+@bp.route("", methods=["GET", "POST"])
+@access.account_required
+def index() -> Any:
+    """The director's tournaments and a new one."""
+    form = TournamentForm()
+    errors: dict[str, str] = {}
+    problems: list[str] = []
+    if request.method == "POST":
+        if csrf_refused(form):
+            problems.append(str(FORM_EXPIRED))
+        else:
+            form.validate()
+            setup, errors = form.setup()
+            errors.update({name: messages[0] for name, messages in form.errors.items()})
+            if setup is not None and not errors:
+                made = service.create_tournament(director(), setup)
+                if isinstance(made, Tournament):
+                    return redirect(url_for(".show", tournament_id=made.id), 303)
+                problems = [problem_message(problem) for problem in made]
+    page = render(
+        "tournaments/index.html",
+        form=form,
+        errors=errors,
+        problems=problems,
+        tournaments=service.tournaments_of(director()),
+    )
+    return page, 422 if errors or problems else 200
+
+
+@bp.get("/<id:tournament_id>")
+@access.account_required
+def show(tournament_id: int) -> Any:
+    tournament = owned(tournament_id)
+    return render(
+        "tournaments/show.html",
+        tournament=tournament,
+        form=PairForm(formdata=None),
+        confirm=ConfirmForm(formdata=None),
+        latest=service.current_round(tournament),
+        changes=service.changes_of(tournament)[:50],
+        link=pages.spectator_link(tournament),
+    )
+
+
+@bp.post("/<id:tournament_id>/parejas")
+@access.account_required
+def add_pair(tournament_id: int) -> Any:
+    tournament = owned(tournament_id)
+    form = PairForm()
+    where = url_for(".show", tournament_id=tournament.id)
+    if (back := checked(form, where)) is not None:
+        return back
+    if not form.validate():
+        errors = [messages[0] for messages in form.errors.values()]
+        page = render(
+            "tournaments/show.html",
+            tournament=tournament,
+            form=form,
+            confirm=ConfirmForm(formdata=None),
+            latest=service.current_round(tournament),
+            changes=service.changes_of(tournament)[:50],
+            link=pages.spectator_link(tournament),
+            pair_errors=errors,
+        )
+        return page, 422
+    try:
+        service.add_pair(
+            tournament,
+            director(),
+            form.first.data or "",
+            form.second.data or "",
+            form.club.data or "",
+        )
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    return redirect(where + "#parejas", 303)
+
+
+@bp.post("/<id:tournament_id>/parejas/<id:pair_id>/retiro")
+@access.account_required
+def withdraw(tournament_id: int, pair_id: int) -> Any:
+    tournament = owned(tournament_id)
+    where = url_for(".show", tournament_id=tournament.id)
+    if (back := checked(ConfirmForm(), where)) is not None:
+        return back
+    pair = next((p for p in tournament.pairs if p.id == pair_id), None)
+    try:
+        withdrawn = inputs.choice(request.form.get("withdrawn"), ("0", "1"))
+    except inputs.BadInput as bad:
+        abort(400, str(bad))
+    if pair is None or withdrawn is None:
+        abort(404 if pair is None else 400)
+    try:
+        service.set_withdrawn(tournament, director(), pair, withdrawn == "1")
+    except service.Refused as reason:
+        return refused(reason, where)
+    return redirect(where + "#parejas", 303)
+
+
+@bp.post("/<id:tournament_id>/rondas")
+@access.account_required
+def draw(tournament_id: int) -> Any:
+    tournament = owned(tournament_id)
+    where = url_for(".show", tournament_id=tournament.id)
+    if (back := checked(ConfirmForm(), where)) is not None:
+        return back
+    try:
+        round_row = rounds.draw_round(tournament, director())
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    return redirect(
+        url_for(".round_page", tournament_id=tournament.id, number=round_row.number), 303
+    )
+
+
+@bp.get("/<id:tournament_id>/rondas/<id:number>")
+@access.account_required
+def round_page(tournament_id: int, number: int) -> Any:
+    tournament = owned(tournament_id)
+    round_row = round_of(tournament, number)
+    return render(
+        "tournaments/round.html",
+        tournament=tournament,
+        round=round_row,
+        tables=pages.table_rows(round_row),
+        confirm=ConfirmForm(formdata=None),
+        result_form=ResultForm(formdata=None),
+    )
+
+
+@bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
+@access.account_required
+def table_cards(tournament_id: int, number: int) -> Any:
+    """The round's table cards to print: once it has started (its tables have their links)."""
+    round_row = round_of(owned(tournament_id), number)
+    if round_row.status == "drawn":
+        flash(str(REFUSALS["not_started"]), "error")
+        return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
+    body = cards.table_cards(round_row, i18n.locale_name())
+    name = f"torneo-{tournament_id}-ronda-{number}-mesas.pdf"
+    disposition = f'inline; filename="{name}"'
+    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/cambio")
+@access.account_required
+def swap(tournament_id: int, number: int) -> Any:
+    tournament = owned(tournament_id)
+    round_row = round_of(tournament, number)
+    where = url_for(".round_page", tournament_id=tournament.id, number=number)
+    form = SwapForm()
+    if (back := checked(form, where)) is not None:
+        return back
+    try:
+        first, second = inputs.row_id(form.first.data), inputs.row_id(form.second.data)
+    except inputs.BadInput as bad:
+        abort(400, str(bad))
+    by_id = {pair.id: pair for pair in tournament.pairs}
+    if first not in by_id or second not in by_id:
+        abort(400, str(REFUSALS["not_in_round"]))
+    try:
+        rounds.swap(round_row, director(), by_id[first], by_id[second])
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    return redirect(where, 303)
+
+
+def change(where: str, use_case: Callable[[], Any]) -> Any:
+    """Run a button's use case (its form's CSRF token checked first); back to ``where``, with
+    the reason when the tournament's state refused it (nothing changed)."""
+    if (back := checked(ConfirmForm(), where)) is not None:
+        return back
+    try:
+        use_case()
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    return redirect(where, 303)
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/empezar")
+@access.account_required
+def start_round(tournament_id: int, number: int) -> Any:
+    """Start a drawn round: each table's match is made, with its table link."""
+    round_row = round_of(owned(tournament_id), number)
+    where = url_for(".round_page", tournament_id=tournament_id, number=number)
+    return change(where, lambda: rounds.start_round(round_row, director()))
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/cerrar")
+@access.account_required
+def close_round(tournament_id: int, number: int) -> Any:
+    round_row = round_of(owned(tournament_id), number)
+    where = url_for(".round_page", tournament_id=tournament_id, number=number)
+    return change(where, lambda: rounds.close_round(round_row, director()))
+
+
+@bp.post("/<id:tournament_id>/terminar")
+@access.account_required
+def finish(tournament_id: int) -> Any:
+    tournament = owned(tournament_id)
+    where = url_for(".standings", tournament_id=tournament_id)
+    answer = change(where, lambda: rounds.finish(tournament, director()))
+    if tournament.status != "finished":  # refused: the reason is shown where it was asked
+        answer.location = url_for(".show", tournament_id=tournament_id)
+    return answer
+
+
+@bp.post("/<id:tournament_id>/enlace")
+@access.account_required
+def set_link(tournament_id: int) -> Any:
+    """Make (a new token) or revoke the tournament's spectator link."""
+    tournament = owned(tournament_id)
+    try:
+        on = inputs.choice(request.form.get("on"), ("0", "1"))
+    except inputs.BadInput as bad:
+        abort(400, str(bad))
+    if on is None:
+        abort(400)
+    where = url_for(".show", tournament_id=tournament_id) + "#enlace"
+    return change(where, lambda: service.set_spectator_link(tournament, director(), on == "1"))
+
+
+@bp.post("/<id:tournament_id>/mesas/<id:table_id>")
+@access.account_required
+def result(tournament_id: int, table_id: int) -> Any:
+    """Write a table's match points by hand (both empty: its match counts again)."""
+    tournament = owned(tournament_id)
+    table = db.session.get(RoundTable, table_id)
+    if table is None or table.round.tournament_id != tournament.id:
+        abort(404)
+    where = url_for(".round_page", tournament_id=tournament.id, number=table.round.number)
+    form = ResultForm()
+    if (back := checked(form, where)) is not None:
+        return back
+    mp, errors = form.points()
+    if errors:
+        page = render(
+            "tournaments/round.html",
+            tournament=tournament,
+            round=table.round,
+            tables=pages.table_rows(table.round),
+            confirm=ConfirmForm(formdata=None),
+            result_form=form,
+            result_table=table.id,
+            result_errors=list(errors.values()),
+        )
+        return page, 422
+    try:
+        rounds.enter_result(table, director(), mp)
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    return redirect(where, 303)
+
+
+# The standings, the board, the exports and their live poll: by id and by spectator link.
+pages.register(bp, owned)

@@ -1,0 +1,64 @@
+"""A tournament's words: every name the pages show for the data's codes (English msgids,
+translated when a page is drawn)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template
+from flask_babel import lazy_gettext as _l
+
+SCALE_LABELS = {
+    "fibur-3": _l("FIBUR, 3 hands (20–0)"),
+    "fibur-4": _l("FIBUR, 4 hands (20–0)"),
+    "wdl": _l("Win 2, draw 1, loss 0"),
+    "points": _l("Match points"),
+}
+SYSTEM_LABELS = {
+    "mitchell": _l("Mitchell"),
+    "danese": _l("Danish"),
+    "danese-modificato": _l("Modified Danish"),
+    "round-robin": _l("Round robin"),
+    "manual": _l("Manual (the director seats the tables)"),
+}
+TOURNAMENT_STATUS = {
+    "registering": _l("registering pairs"),
+    "playing": _l("playing"),
+    "finished": _l("over"),
+}
+ROUND_STATUS = {"drawn": _l("drawn"), "playing": _l("playing"), "closed": _l("closed")}
+TABLE_STATES = {
+    "not_started": _l("not started"),
+    "playing": _l("playing"),
+    "finished": _l("finished"),
+    "bye": _l("bye"),
+}
+CHANGE_LABELS = {
+    "created": _l("Tournament created"),
+    "pair_added": _l("Pair added"),
+    "pair_withdrawn": _l("Pair withdrawn"),
+    "pair_back": _l("Pair back in"),
+    "round_drawn": _l("Round drawn"),
+    "pairs_swapped": _l("Pairs swapped"),
+    "round_started": _l("Round started"),
+    "result_entered": _l("Result written by hand"),
+    "result_cleared": _l("Result by hand removed"),
+    "round_closed": _l("Round closed"),
+    "finished": _l("Tournament finished"),
+    "link_made": _l("Spectator link made"),
+    "link_revoked": _l("Spectator link revoked"),
+}
+
+
+def render(template: str, **context: Any) -> str:
+    """A tournament page, with the words of its codes."""
+    return render_template(
+        template,
+        scale_labels=SCALE_LABELS,
+        system_labels=SYSTEM_LABELS,
+        tournament_status=TOURNAMENT_STATUS,
+        round_status=ROUND_STATUS,
+        table_states=TABLE_STATES,
+        change_labels=CHANGE_LABELS,
+        **context,
+    )
