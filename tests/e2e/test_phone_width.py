@@ -4,19 +4,27 @@ its planilla) and photographed, full page, in artifacts/e2e/."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from conftest import LiveServer
 from playwright.sync_api import Page
+from stored import BIG_HAND
 from stored import OWNER
 from stored import PASSWORD
+from stored import TWO_PAIRS
 from stored import create_stored_match
+from stored import match_document
 
 from anotador import rules
 from anotador import services
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import Role
+from anotador.tournaments.web import rounds as tournament_rounds
+from anotador.tournaments.web import service as tournament_service
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.service import SetUp
 
 pytestmark = pytest.mark.browser
 
@@ -145,6 +153,50 @@ def test_the_other_screens_fit_the_phone(
         ("groups", "/grupos"),
         ("group", f"/grupos/{ids[1]}"),
         ("blank-sheet", "/planillas/en-blanco"),
+    ]:
+        page.goto(url)
+        if found := check(page, shot, name, width):
+            problems[name] = found
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_club_screens_fit_the_phone(
+    page: Page, shot: Any, live_server: LiveServer, width: int
+) -> None:
+    """A tournament's screens, its board followed on a phone, and the ratings."""
+    page.set_viewport_size({"width": width, "height": 800})
+    create_stored_match(
+        live_server.app, match_document(layout="4p", sides=TWO_PAIRS, hands=[BIG_HAND, BIG_HAND])
+    )
+    with live_server.app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        setup = SetUp(
+            f"Noche de club de los jueves {width}",
+            datetime.date(2026, 12, 3),
+            "burraco",
+            {},
+            3,
+            "fibur-3",
+            "danese",
+            3,
+        )
+        tournament = tournament_service.create_tournament(owner.id, setup)
+        assert isinstance(tournament, Tournament)
+        for number in range(5):
+            tournament_service.add_pair(
+                tournament, owner.id, f"Jugadora de apellido largo {number}", f"Compañero {number}"
+            )
+        tournament_rounds.start_round(tournament_rounds.draw_round(tournament, owner.id), owner.id)
+        base = f"/torneos/{tournament.id}"
+    problems: dict[str, Any] = {}
+    for name, url in [
+        ("tournaments", "/torneos"),
+        ("tournament", base),
+        ("round", f"{base}/rondas/1"),
+        ("standings", f"{base}/posiciones"),
+        ("board", f"{base}/tablero"),
+        ("ratings", "/ranking/"),
     ]:
         page.goto(url)
         if found := check(page, shot, name, width):
