@@ -94,8 +94,9 @@ async function fromScratch(loadPyodide, version, config) {
   return pyodide;
 }
 
-// The engine's scoring function and how it started: "snapshot" or "scratch".
-function load(config) {
+// The engine's scoring function and how it started: "snapshot" or "scratch". ``reading`` is
+// the kept snapshot's read when already under way.
+function load(config, reading) {
   if (!loaded) {
     loaded = (async () => {
       // The kept snapshot is read while Pyodide's scripts load (the larger one, imported
@@ -103,7 +104,7 @@ function load(config) {
       const [{ loadPyodide, version }, , snapshot] = await Promise.all([
         import(config.pyodide + "pyodide.mjs"),
         import(config.pyodide + "pyodide.asm.mjs"),
-        keptSnapshot(snapshotKey(config)),
+        reading || keptSnapshot(snapshotKey(config)),
       ]);
       if (snapshot && snapshot.version === version) {
         try {
@@ -138,11 +139,16 @@ async function kept(urls) {
 self.addEventListener("message", async (event) => {
   const { id, config, text, ifKept } = event.data;
   try {
-    if (ifKept && !loaded && !(await kept(ifKept))) {
-      self.postMessage({ id, ok: true, value: null });
-      return;
+    let reading = null;
+    if (ifKept && !loaded) {
+      // The snapshot (IndexedDB, nothing downloaded) is read meanwhile.
+      reading = keptSnapshot(snapshotKey(config));
+      if (!(await kept(ifKept))) {
+        self.postMessage({ id, ok: true, value: null });
+        return;
+      }
     }
-    const engine = await load(config);
+    const engine = await load(config, reading);
     const value = text === undefined ? engine.from : JSON.parse(engine.scoreJson(text));
     self.postMessage({ id, ok: true, value });
   } catch (error) {
