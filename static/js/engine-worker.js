@@ -94,9 +94,16 @@ async function fromScratch(loadPyodide, version, config) {
   return pyodide;
 }
 
-// The engine's scoring function and how it started: "snapshot" or "scratch". ``reading`` is
-// the kept snapshot's read when already under way.
-function load(config, reading) {
+// The kept snapshot's read, begun once for the next load (a start that checks the cache first
+// begins it meanwhile); the load takes it.
+let reading = null;
+function readSnapshot(config) {
+  if (!reading) reading = keptSnapshot(snapshotKey(config));
+  return reading;
+}
+
+// The engine's scoring function and how it started: "snapshot" or "scratch".
+function load(config) {
   if (!loaded) {
     loaded = (async () => {
       // The kept snapshot is read while Pyodide's scripts load (the larger one, imported
@@ -104,8 +111,9 @@ function load(config, reading) {
       const [{ loadPyodide, version }, , snapshot] = await Promise.all([
         import(config.pyodide + "pyodide.mjs"),
         import(config.pyodide + "pyodide.asm.mjs"),
-        reading || keptSnapshot(snapshotKey(config)),
+        readSnapshot(config),
       ]);
+      reading = null;
       if (snapshot && snapshot.version === version) {
         try {
           const pyodide = await loadPyodide({ indexURL: config.pyodide, _loadSnapshot: snapshot.bytes });
@@ -139,16 +147,14 @@ async function kept(urls) {
 self.addEventListener("message", async (event) => {
   const { id, config, text, ifKept } = event.data;
   try {
-    let reading = null;
     if (ifKept && !loaded) {
-      // The snapshot (IndexedDB, nothing downloaded) is read meanwhile.
-      reading = keptSnapshot(snapshotKey(config));
+      readSnapshot(config); // meanwhile: IndexedDB, nothing downloaded
       if (!(await kept(ifKept))) {
         self.postMessage({ id, ok: true, value: null });
         return;
       }
     }
-    const engine = await load(config, reading);
+    const engine = await load(config);
     const value = text === undefined ? engine.from : JSON.parse(engine.scoreJson(text));
     self.postMessage({ id, ok: true, value });
   } catch (error) {
