@@ -28,14 +28,16 @@ figures, on an idle core): cold 3.3 s, reopened 2.7 s, warm 0.38 s; throttled 4x
 5.6–8.0 s (median 6.2 s).
 
 Throttled 4x on the shared 2-core machine (busy), the JavaScript before and after issue 25's
-last changes (the engine's worker starting at once, no re-read of the standard library, no
-preview pause for the engine) measured in alternation, one phone a round, medians of two
-runs (2 rounds of each; 3 rounds of each without the first change's immediate preview):
-reopened 3.31 -> 3.03 s and 4.31 -> 3.70 s, reopened once more 3.07 -> 2.56 s and 3.37 ->
-2.94 s, cold (from scratch) 5.65 -> 4.57 s and 7.36 -> 6.67 s, ready 2.36 -> 2.35 s and 3.43
--> 2.85 s, typed at once 2.45 -> 2.56 s and 2.82 -> 3.19 s. The target is not met: the
-engine is ready about 2.3 s after the tap (see docs/decisions.md, "The phone's engine starts
-from a snapshot", for where the time goes).
+last changes (the engine's worker starting at once and reading the cache itself, no re-read of
+the standard library, no preview pause for the engine), in alternation, one phone a round,
+medians of three A/B runs (3, 2 and 3 rounds of each), before -> after: reopened 4.31 -> 3.70,
+3.31 -> 3.03, 3.18 -> 2.87 s; ready 3.43 -> 2.85, 2.36 -> 2.35, 1.66 -> 1.62 s; typed at once
+2.82 -> 3.19, 2.45 -> 2.56, 2.94 -> 2.88 s; cold (from scratch every time: the benchmark goes
+offline before the first start ends) 7.36 -> 6.67, 5.65 -> 4.57, 6.41 -> 5.13 s. The spread
+of one run is as wide as the gains. This module on its own after them (2 rounds): throttled
+4x, reopened 2.30 s, typed at once 2.11 s, ready 1.67 s, cold 4.57 s, warm 0.14 s; at full
+speed reopened 1.68 s, typed at once 1.34 s, ready 0.90 s. The target is not met (see
+docs/decisions.md, "The phone's engine starts from a snapshot", for where the time goes).
 """
 
 from __future__ import annotations
