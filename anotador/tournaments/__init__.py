@@ -1,4 +1,4 @@
-"""Club nights and tournaments (docs/tournaments.md, the rules in TOURNAMENTS.md): pure Python.
+"""Club nights and tournaments (the rules and our choices: docs/tournaments.md): pure Python.
 
 Like :mod:`anotador.rules`, nothing here imports Flask or a database: the command line
 (``anotador tournament standings|pair FILE``) and the web screens are thin layers over these
