@@ -60,7 +60,8 @@ def account_points(app: Flask, owner_name: str) -> dict[str, int]:
     """Each player's club points in account ``owner_name``, by name."""
     with app.app_context():
         owner = db.session.scalars(db.select(User).where(User.name == owner_name)).one()
-        names = {p.id: p.name for p in db.session.scalars(db.select(Player))}
+        own = db.select(Player).where(Player.owner_id == owner.id)
+        names = {p.id: p.name for p in db.session.scalars(own)}  # another's player: KeyError
         found = points_reads.points_by_player(owner.id)
         return {names[player]: points for player, points in found.items()}
 
