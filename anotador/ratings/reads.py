@@ -91,6 +91,16 @@ def rating_of(player_id: int) -> Standing | None:
     return Standing(row.mu, row.sigma, row.matches) if row is not None else None
 
 
+def shown_ratings(player_ids: Iterable[int]) -> dict[int, int]:
+    """The shown rating of each of ``player_ids`` that is rated (one statement)."""
+    rows = db.session.execute(
+        sa.select(PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).where(
+            PlayerRating.player_id.in_(list(player_ids))
+        )
+    )
+    return {player_id: compute.shown(mu, sigma) for player_id, mu, sigma in rows}
+
+
 def history(player_id: int) -> list[Played]:
     """The player's counted matches in rating order, each with the rating after it."""
     steps = RatingStep.__table__.c

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from anotador.ratings import compute
+from anotador.ratings import points_reads
 from anotador.ratings import reads
 from anotador.statistics import charts
 from anotador.web import access
@@ -35,6 +36,7 @@ def index() -> tuple[str, int]:
     page = render_template(
         "ratings/index.html",
         rows=rows,
+        club_points=points_reads.points_by_player(access.user_id()) if rows else {},
         variant=variant,
         errors=errors,
         variant_labels=labels.VARIANTS,
@@ -44,10 +46,13 @@ def index() -> tuple[str, int]:
 
 
 def player_rating(player_id: int) -> Markup:
-    """A player's rating and its history, for the player's page (its account's players)."""
+    """A player's rating and its history, with its club points, for the player's page (its
+    account's players)."""
+    club_points = points_reads.points_by_player(access.user_id()).get(player_id, 0)
     standing = reads.rating_of(player_id)
     if standing is None:
-        return Markup(render_template("ratings/_player.html", standing=None))
+        page = render_template("ratings/_player.html", standing=None, club_points=club_points)
+        return Markup(page)
     history = reads.history(player_id)
     results: dict[tuple[int, int, bool], str] = {}  # each place's words, said once
     # The match page's address ends with its id: built once, not once per row.
@@ -62,6 +67,7 @@ def player_rating(player_id: int) -> Markup:
             rows=[shown_row(row, results, page) for row in reversed(history)],
             chart=chart,
             settled=compute.SETTLED,
+            club_points=club_points,
         )
     )
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from anotador.storage import signals
 from anotador.tournaments.web import draws
+from anotador.tournaments.web import seeding
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
@@ -21,8 +22,9 @@ from anotador.tournaments.web.service import tournament_document
 from anotador.web.extensions import db
 
 
-def draw_round(tournament: Tournament, account_id: int) -> Round:
-    """Draw the next round's tables (the director may swap pairs before starting it)."""
+def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False) -> Round:
+    """Draw the next round's tables (the director may swap pairs before starting it);
+    ``by_rating``: the first round's, with the pairs seeded by rating first."""
     if tournament.status == "finished":
         raise Refused("finished")
     latest = current_round(tournament)
@@ -31,6 +33,9 @@ def draw_round(tournament: Tournament, account_id: int) -> Round:
     if len(tournament.round_rows) >= tournament.rounds:
         raise Refused("all_rounds_played")
     number = len(tournament.round_rows) + 1
+    if by_rating and number == 1:
+        order = seeding.seed_by_rating(tournament)
+        record(tournament, account_id, "pairs_seeded", order=order)
     by_key = {pair.key: pair for pair in tournament.pairs}
     if tournament.system == "manual":
         seats = manual_seats([p.key for p in tournament.pairs if active(p, number)])

@@ -204,7 +204,11 @@ def draw(tournament_id: int) -> Any:
     if (back := checked(ConfirmForm(), where)) is not None:
         return back
     try:
-        round_row = rounds.draw_round(tournament, director())
+        by_rating = inputs.choice(request.form.get("by_rating"), ("1",)) == "1"
+    except inputs.BadInput as bad:
+        abort(400, str(bad))
+    try:
+        round_row = rounds.draw_round(tournament, director(), by_rating)
     except service.Refused as reason:
         db.session.rollback()
         return refused(reason, where)

@@ -1,0 +1,46 @@
+"""The club points of an account's players, computed when read from its finished tournaments
+(they are few): each one's final standings by the same pure code as ``anotador tournament
+standings``, then :func:`anotador.ratings.club_points.club_points`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import sqlalchemy as sa
+from flask import current_app
+
+from anotador.ratings.club_points import Placings
+from anotador.ratings.club_points import club_points
+from anotador.tournaments.web import draws
+from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.service import tournament_document
+from anotador.web.extensions import db
+
+
+def placings(tournament: Tournament) -> Placings:
+    """The tournament's final standings as each place's two players (their ids)."""
+    computed = draws.standings_document(tournament_document(tournament))
+    by_key = {pair.key: pair for pair in tournament.pairs}
+    return [
+        (by_key[row["pair"]].first_player_id, by_key[row["pair"]].second_player_id)
+        for row in computed["standings"]
+    ]
+
+
+def points_table() -> Sequence[int]:
+    """The club's own table of points by place (``CLUB_POINTS``), empty for the default."""
+    return tuple(current_app.config.get("CLUB_POINTS") or ())
+
+
+def points_by_player(owner_id: int | None) -> dict[int, int]:
+    """Every player of the account with club points: player id → points."""
+    if owner_id is None:
+        return {}
+    finished = db.session.scalars(
+        sa.select(Tournament)
+        .where(Tournament.owner_id == owner_id, Tournament.status == "finished")
+        .order_by(Tournament.id)
+    )
+    total = club_points((placings(t) for t in finished), points_table())
+    return {cast(int, player): points for player, points in total.items()}
