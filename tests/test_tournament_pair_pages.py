@@ -4,18 +4,23 @@ and a round's results print as PDF, and the set-up takes a club's own scale (iss
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 
 import pypdf
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import snapshot
 from test_tournament_web import ENGLISH
 from test_tournament_web import PAIRS
+from test_tournament_web import WORKED
 from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import play_round
 
+from anotador import tournaments
+from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.pages import as_csv
 from anotador.web.extensions import db
@@ -141,3 +146,61 @@ def test_the_standings_and_a_rounds_results_print_as_pdf(app: Flask, client: Fla
     assert f"/torneos/{tournament_id}/posiciones.pdf" in page
     round_page = client.get(f"/torneos/{tournament_id}/rondas/2").get_data(as_text=True)
     assert f"/torneos/{tournament_id}/rondas/2/resultados.pdf" in round_page
+
+
+#: A club's scale for two-hand rounds (TOURNAMENTS.md §2.2): a 20-point scale.
+CLUB = {"scale": "club", "bands": "0 10 10\n100 12 8\n300 15 5", "above": "20 0"}
+
+
+def stored_setup(app: Flask, tournament_id: int) -> tuple[object, int | None]:
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        return tournament.scale, tournament.bye_vp
+
+
+def test_a_club_scale_and_its_bye_vp_count_in_the_standings(app: Flask, client: FlaskClient):
+    tournament_id = create(client, **CLUB, bye_vp="7")
+    assert stored_setup(app, tournament_id) == (
+        {"bands": [[0, 10, 10], [100, 12, 8], [300, 15, 5]], "above": [20, 0]},
+        7,
+    )
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "ABC"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    play_round(client, app, tournament_id, 1, {1: ("900", "700")})
+    standings = client.get(f"/torneos/{tournament_id}/posiciones.json").get_json()
+    # A difference of 200 is in the band up to 300 (15–5); the bye is worth 7.
+    assert {row["pair"]: row["vp"] for row in standings["standings"]} == {
+        "1": 15,
+        "2": 5,
+        "3": 7,
+    }
+    show = client.get(f"/torneos/{tournament_id}", headers=ENGLISH).get_data(as_text=True)
+    assert "Club scale" in show
+
+
+def test_a_club_scale_without_a_bye_vp_takes_the_rules_default(app: Flask, client: FlaskClient):
+    tournament_id = create(client, **CLUB)
+    assert stored_setup(app, tournament_id)[1] is None
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
+    with app.app_context():
+        document = service.tournament_document(db.session.get(Tournament, tournament_id))
+    assert tournaments.read_tournament(document).bye_vp == 12  # every band adds up to 20
+
+
+def test_a_club_scale_is_refused_with_the_tournament_readers_words(app: Flask, client: FlaskClient):
+    cases = [
+        ({**CLUB, "bands": "0 12 8"}, "the first band is a draw (equal VP)"),
+        ({**CLUB, "bands": "0 10 10\n100 twelve 8"}, "expected 3 whole numbers up to"),
+        ({**CLUB, "bands": "0 10 10\n300 15 5\n100 12 8"}, "The bands of the scale must"),
+        ({**CLUB, "above": "20"}, "expected 2 whole numbers"),
+        ({"bye_vp": "lots"}, None),
+    ]
+    before = snapshot(app)
+    for fields, said in cases:
+        answer = client.post("/torneos", data={**WORKED, **fields}, headers=ENGLISH)
+        assert answer.status_code == 422, fields
+        text = answer.get_data(as_text=True)
+        if said is not None:
+            assert said in html.unescape(text), (fields, text)
+    assert snapshot(app)["counts"] == before["counts"]

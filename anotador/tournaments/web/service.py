@@ -58,9 +58,11 @@ class SetUp:
     variant: str
     options: dict[str, Any]
     hands_per_round: int | None
-    scale: str
+    #: A named scale, or a club's bands as the tournament file writes them (§2.2).
+    scale: str | dict[str, Any]
     system: str
     rounds: int
+    bye_vp: int | None = None
 
 
 def table_rules(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Any]]:
@@ -98,6 +100,7 @@ def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
         scale=setup.scale,
         system=setup.system,
         rounds=setup.rounds,
+        bye_vp=setup.bye_vp,
         status="registering",
         version=0,
     )

@@ -13,6 +13,7 @@ SCALE_LABELS = {
     "fibur-4": _l("FIBUR, 4 hands (20–0)"),
     "wdl": _l("Win 2, draw 1, loss 0"),
     "points": _l("Match points"),
+    "club": _l("A club's own bands"),
 }
 SYSTEM_LABELS = {
     "mitchell": _l("Mitchell"),
