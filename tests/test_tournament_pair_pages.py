@@ -204,3 +204,24 @@ def test_a_club_scale_is_refused_with_the_tournament_readers_words(app: Flask, c
         if said is not None:
             assert said in html.unescape(text), (fields, text)
     assert snapshot(app)["counts"] == before["counts"]
+
+
+def test_a_manual_round_seats_only_the_directors_tables_the_rest_have_a_bye(
+    app: Flask, client: FlaskClient
+):
+    tournament_id = create(client, system="manual", rounds="2")
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "ABC"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    ids = pair_ids(app, tournament_id)
+    base = f"/torneos/{tournament_id}/rondas/1"
+    page = client.get(base, headers=ENGLISH).get_data(as_text=True)
+    assert page.count("Not seated yet") == 3
+    client.post(f"{base}/cambio", data={"first": ids["Carla"], "second": ids["Ana"]})
+    # A seated pair and a waiting one swap as before.
+    client.post(f"{base}/cambio", data={"first": ids["Ana"], "second": ids["Beto"]})
+    play_round(client, app, tournament_id, 1, {1: ("900", "100")})
+    standings = client.get(f"/torneos/{tournament_id}/posiciones.json").get_json()
+    assert standings["rounds"][0]["tables"] == [
+        {"table": 1, "ns": "3", "ew": "2", "mp": [900, 100], "vp": [16, 4]},
+        {"bye": "1", "vp": 12},
+    ]

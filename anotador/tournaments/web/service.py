@@ -269,7 +269,9 @@ def tournament_document(tournament: Tournament, *, full: bool = False) -> dict[s
     for round_row in tournament.round_rows:
         if round_row.status == "drawn":
             continue
-        entries = [table_entry(table, full) for table in round_row.tables]
+        # Tables by number, then the byes (a manual round seats its tables in any order).
+        in_order = sorted(round_row.tables, key=lambda t: (t.is_bye, t.number or 0))
+        entries = [table_entry(table, full) for table in in_order]
         tables = [entry for entry in entries if entry is not None]
         document["results"].append({"round": round_row.number, "tables": tables})
     return document

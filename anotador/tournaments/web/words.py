@@ -41,6 +41,7 @@ CHANGE_LABELS = {
     "pair_back": _l("Pair back in"),
     "round_drawn": _l("Round drawn"),
     "pairs_swapped": _l("Pairs swapped"),
+    "table_seated": _l("Table seated"),
     "round_started": _l("Round started"),
     "result_entered": _l("Result written by hand"),
     "result_cleared": _l("Result by hand removed"),
