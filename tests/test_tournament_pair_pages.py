@@ -216,6 +216,7 @@ def test_a_manual_round_seats_only_the_directors_tables_the_rest_have_a_bye(
     base = f"/torneos/{tournament_id}/rondas/1"
     page = client.get(base, headers=ENGLISH).get_data(as_text=True)
     assert page.count("Not seated yet") == 3
+    assert '<span class="t-state">bye</span>' not in page
     client.post(f"{base}/cambio", data={"first": ids["Carla"], "second": ids["Ana"]})
     # A seated pair and a waiting one swap as before.
     client.post(f"{base}/cambio", data={"first": ids["Ana"], "second": ids["Beto"]})
