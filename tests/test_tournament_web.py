@@ -302,11 +302,22 @@ def test_a_manual_tournament_is_seated_by_the_director_then_finished(
     tournament_id = create(client, system="manual", rounds="1")
     add_pairs(client, tournament_id, {k: PAIRS[k] for k in "ABCD"})
     client.post(f"/torneos/{tournament_id}/rondas")
-    assert seats(app, tournament_id, 1) == [(1, "Ana", "Beto"), (2, "Carla", "Dario")]
+    # No proposal: every pair waits for a table, and the round does not start without one.
+    assert seats(app, tournament_id, 1) == [
+        (None, name, None) for name in ("Ana", "Beto", "Carla", "Dario")
+    ]
     with app.app_context():
         tournament = db.session.get(Tournament, tournament_id)
         assert tournament is not None
-        beto, carla = tournament.pairs[1].id, tournament.pairs[2].id
+        ana, beto, carla, dario = (pair.id for pair in tournament.pairs)
+    base = f"/torneos/{tournament_id}/rondas/1"
+    started = client.post(f"{base}/empezar", headers=ENGLISH, follow_redirects=True)
+    assert "A round needs at least two pairs to play." in started.get_data(as_text=True)
+    # Two waiting pairs sit at the next table, the first NS.
+    for first, second in ((ana, beto), (carla, dario)):
+        seated = client.post(f"{base}/cambio", data={"first": first, "second": second})
+        assert seated.status_code == 303
+    assert seats(app, tournament_id, 1) == [(1, "Ana", "Beto"), (2, "Carla", "Dario")]
     swap = client.post(
         f"/torneos/{tournament_id}/rondas/1/cambio", data={"first": beto, "second": carla}
     )

@@ -7,6 +7,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from anotador.tournaments import FORMAT
+from anotador.tournaments import Problem
+from anotador.tournaments import check_tournament
 from anotador.tournaments import next_round
 from anotador.tournaments import read_tournament
 from anotador.tournaments import standings_document as computed_standings
@@ -30,3 +33,23 @@ def standings_document(document: dict[str, Any]) -> dict[str, Any]:
     """What ``anotador tournament standings`` prints for the tournament ``document``: the
     standings, then every round's tables and byes with their MP and VP."""
     return computed_standings(read_tournament(document))
+
+
+def scale_problems(scale: object, bye_vp: object, variant: str) -> list[Problem]:
+    """The problems ``anotador tournament`` finds with a set-up's ``scale`` and ``bye_vp``
+    (paths ``$.scale…`` and ``$.bye_vp``): a club's bands are read by the same code."""
+    document = {
+        "format": FORMAT,
+        "name": "-",
+        "variant": variant,
+        "layout": "4p",
+        "hands_per_round": None,
+        "scale": scale,
+        "system": "manual",
+        "rounds": 1,
+        "pairs": [],
+        "results": [],
+        **({} if bye_vp is None else {"bye_vp": bye_vp}),
+    }
+    _, problems = check_tournament(document)
+    return [p for p in problems if p.path.startswith(("$.scale", "$.bye_vp"))]

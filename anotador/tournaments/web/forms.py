@@ -10,9 +10,12 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectField
 from wtforms import StringField
+from wtforms import TextAreaField
 from wtforms.validators import InputRequired
 
 from anotador.rules import VARIANTS
+from anotador.tournaments import MESSAGES
+from anotador.tournaments.web import draws
 from anotador.tournaments.web.service import MAX_HANDS_PER_ROUND
 from anotador.tournaments.web.service import MAX_MP
 from anotador.tournaments.web.service import MAX_ROUNDS
@@ -57,7 +60,41 @@ class TournamentForm(Form):
     system = SelectField(
         _l("Pairing"), choices=options(SYSTEM_LABELS.items()), validate_choice=False
     )
+    bands = TextAreaField(
+        _l("A club's bands, one a line: up to this MP difference, winner's VP, loser's VP"),
+        render_kw={"rows": 4, "placeholder": "0 10 10\n150 12 8\n500 15 5"},
+    )
+    above = StringField(
+        _l("A club's VP beyond the last band: winner's, loser's"),
+        render_kw={"placeholder": "20 0"},
+    )
+    bye_vp = StringField(_l("VP of a bye (empty: the scale's)"), render_kw={"inputmode": "numeric"})
     rounds = StringField(_l("Rounds"), default="4", render_kw={"inputmode": "numeric"})
+
+    def club_scale(self) -> dict[str, Any]:
+        """The club's bands as the tournament file writes them; a word that is not a whole
+        number is kept as written, so the tournament reader says what is wrong with it."""
+        return {
+            "bands": [
+                numbers(line) for line in (self.bands.data or "").splitlines() if line.strip()
+            ],
+            "above": numbers(self.above.data or ""),
+        }
+
+    def scale_errors(
+        self, scale: object, bye_vp: object, variant: str | None, errors: dict[str, str]
+    ) -> None:
+        """The tournament reader's problems with the scale and the bye's VP, by field."""
+        for problem in draws.scale_problems(scale, bye_vp, variant or PAIR_VARIANTS[0]):
+            field: Any
+            if problem.path.startswith("$.bye_vp"):
+                field = self.bye_vp
+            elif problem.path.startswith("$.scale.above"):
+                field = self.above
+            else:
+                field = self.bands if scale_is_club(scale) else self.scale
+            message = gettext(MESSAGES[problem.code]).format(**problem.params)
+            errors.setdefault(field.name, message)
 
     def setup(self) -> tuple[SetUp | None, dict[str, str]]:
         """What was chosen, or None and each refused field's message."""
@@ -69,6 +106,11 @@ class TournamentForm(Form):
         target = read(self.target, errors, inputs.integer, 1, 1_000_000)
         hands = read(self.hands_per_round, errors, inputs.integer, 1, MAX_HANDS_PER_ROUND)
         rounds = read(self.rounds, errors, inputs.integer, 1, MAX_ROUNDS)
+        bye_vp = read(self.bye_vp, errors, inputs.integer, -MAX_MP, MAX_MP)
+        chosen: str | dict[str, Any] = scale or "fibur-3"
+        if chosen == "club":
+            chosen = self.club_scale()
+        self.scale_errors(chosen, bye_vp, variant, errors)
         for field, value in ((self.variant, variant), (self.rounds, rounds)):
             if value is None and field.name not in errors:
                 errors[field.name] = gettext("This value is required.")
@@ -80,10 +122,26 @@ class TournamentForm(Form):
             variant=variant,
             options={"target": target} if target is not None else {},
             hands_per_round=hands,
-            scale=scale or "fibur-3",
+            scale=chosen,
             system=system or "danese",
             rounds=rounds,
+            bye_vp=bye_vp,
         ), errors
+
+
+def scale_is_club(scale: object) -> bool:
+    return isinstance(scale, dict)
+
+
+def numbers(line: str) -> list[int | str]:
+    """The words of ``line``, each a whole number when it reads as one."""
+    found: list[int | str] = []
+    for word in line.split():
+        try:
+            found.append(inputs.integer(word, -MAX_MP, MAX_MP) or 0)
+        except inputs.BadInput:
+            found.append(word)
+    return found
 
 
 class PairForm(Form):

@@ -20,6 +20,7 @@ from flask import jsonify
 from flask import request
 from flask import url_for
 
+from anotador.backup import csv_cell
 from anotador.storage.models import Match
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import service
@@ -73,6 +74,19 @@ def table_rows(round_row: Round) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def pair_addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
+    """Each pair's id in the tournament file → its page (by id, or by the spectator link)."""
+    if token:
+        return {
+            pair.key: url_for("tournaments.pair_page_shared", token=token, pair_id=pair.id)
+            for pair in tournament.pairs
+        }
+    return {
+        pair.key: url_for("tournaments.pair_page", tournament_id=tournament.id, pair_id=pair.id)
+        for pair in tournament.pairs
+    }
 
 
 def standings_rows(computed: dict[str, Any], tournament: Tournament) -> list[dict[str, Any]]:
@@ -139,32 +153,42 @@ def live_state(tournament_id: int | None, token: str | None) -> Any:
     return db.session.execute(statement).first()
 
 
+def find_viewed(owned: Owned, tournament_id: int | None, token: str | None) -> Tournament:
+    """The director's tournament by id (signed in), or anyone's by its spectator link."""
+    if tournament_id is not None:
+        if access.signed_in() is None:
+            access.refuse()
+        return owned(tournament_id)
+    try:
+        checked = inputs.link_token(token)
+    except inputs.BadInput:
+        abort(404)
+    found = service.shared(checked)
+    if found is None:
+        abort(404)
+    return found
+
+
+def add_route(bp: Blueprint, path: str, endpoint: str, view: Callable[..., Any]) -> None:
+    """``view`` at ``path`` of a tournament by id, and at its spectator link's (``_shared``)."""
+    bp.add_url_rule(f"/<id:tournament_id>{path}", endpoint, view)
+    bp.add_url_rule(f"/ver/<string(length=43):token>{path}", f"{endpoint}_shared", view)
+
+
 def register(bp: Blueprint, owned: Owned) -> None:
     """Add the pages to the tournaments' blueprint, each by id (the director) and by link."""
 
     def viewed(tournament_id: int | None, token: str | None) -> Tournament:
-        if tournament_id is not None:
-            if access.signed_in() is None:
-                access.refuse()
-            return owned(tournament_id)
-        try:
-            checked = inputs.link_token(token)
-        except inputs.BadInput:
-            abort(404)
-        found = service.shared(checked)
-        if found is None:
-            abort(404)
-        return found
+        return find_viewed(owned, tournament_id, token)
 
     def route(path: str, endpoint: str, view: Callable[..., Any]) -> None:
-        bp.add_url_rule(f"/<id:tournament_id>{path}", endpoint, view)
-        bp.add_url_rule(f"/ver/<string(length=43):token>{path}", f"{endpoint}_shared", view)
+        add_route(bp, path, endpoint, view)
 
     def addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
         where = {"token": token} if token else {"tournament_id": tournament.id}
         suffix = "_shared" if token else ""
         names = ("standings", "board", "version", "standings_csv", "standings_json")
-        more = ("results_csv", "tournament_file")
+        more = ("results_csv", "tournament_file", "standings_pdf")
         return {name: url_for(f"tournaments.{name}{suffix}", **where) for name in (*names, *more)}
 
     def standings(tournament_id: int | None = None, token: str | None = None) -> Any:
@@ -176,6 +200,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
             rows=standings_rows(computed, tournament),
             results=result_rows(computed, tournament),
             urls=addresses(tournament, token),
+            pair_urls=pair_addresses(tournament, token),
             director=token is None,
         )
 
@@ -256,8 +281,10 @@ def register(bp: Blueprint, owned: Owned) -> None:
 
 
 def as_csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """``rows`` under ``columns``; a text cell a spreadsheet would run as a formula is
+    written as text (the history's own :func:`anotador.backup.csv_cell`)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: csv_cell(value) for key, value in row.items()} for row in rows)
     return out.getvalue()

@@ -38,10 +38,12 @@ def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False)
         record(tournament, account_id, "pairs_seeded", order=order)
     by_key = {pair.key: pair for pair in tournament.pairs}
     if tournament.system == "manual":
-        seats = manual_seats([p.key for p in tournament.pairs if active(p, number)])
+        # No proposal: every pair waits for the director to seat it (see :func:`swap`).
+        seats = draws.Seats([], [p.key for p in tournament.pairs if active(p, number)])
     else:
         seats = draws.next_seats(tournament_document(tournament))
-    if not seats.tables:
+    drawn = len(seats.tables) * 2 + len(seats.byes)
+    if drawn < 2 or (tournament.system != "manual" and not seats.tables):
         raise Refused("too_few_pairs")
     round_row = Round(number=number, status="drawn")
     for table_number, ns, ew in seats.tables:
@@ -61,19 +63,16 @@ def active(pair: TournamentPair, number: int) -> bool:
     return not pair.withdrawn and pair.joined_round <= number
 
 
-def manual_seats(keys: list[str]) -> draws.Seats:
-    """A manual tournament's proposal to start from: the pairs in their order, two by two
-    (the director swaps them into place before starting the round)."""
-    tables = [
-        (index // 2 + 1, keys[index], keys[index + 1]) for index in range(0, len(keys) - 1, 2)
-    ]
-    return draws.Seats(tables, keys[len(tables) * 2 :])
-
-
 def swap(round_row: Round, account_id: int, first: TournamentPair, second: TournamentPair) -> None:
-    """Exchange the seats of two pairs of a round not started yet (a bye's too)."""
+    """Exchange the seats of two pairs of a round not started yet (a bye's too); in a manual
+    tournament, two pairs not seated yet sit at a new table instead (``first`` NS)."""
     if round_row.status != "drawn":
         raise Refused("round_started")
+    waiting = {table.ns_pair_id: table for table in round_row.tables if table.is_bye}
+    manual = round_row.tournament.system == "manual"
+    if manual and first.id in waiting and second.id in waiting and first.id != second.id:
+        seat(round_row, account_id, waiting[first.id], waiting[second.id])
+        return
     seats = {}
     for table in round_row.tables:
         seats[table.ns_pair_id] = (table, "ns_pair")
@@ -95,10 +94,24 @@ def swap(round_row: Round, account_id: int, first: TournamentPair, second: Tourn
     db.session.commit()
 
 
+def seat(round_row: Round, account_id: int, ns: RoundTable, ew: RoundTable) -> None:
+    """Two waiting pairs (their bye rows ``ns`` and ``ew``) at the round's next table."""
+    number = max((table.number or 0 for table in round_row.tables), default=0) + 1
+    ns.number, ns.ew_pair = number, ew.ns_pair
+    round_row.tables.remove(ew)
+    db.session.delete(ew)
+    pairs = [ns.ns_pair.position, ew.ns_pair.position]
+    record(round_row.tournament, account_id, "table_seated", round=round_row.number, pairs=pairs)
+    db.session.commit()
+
+
 def start_round(round_row: Round, account_id: int) -> list[int]:
-    """Start a drawn round: every table gets its match (with its table link); their ids."""
+    """Start a drawn round: every table gets its match (with its table link); their ids.
+    A pair a manual round left without a table has a bye."""
     if round_row.status != "drawn":
         raise Refused("round_started")
+    if all(table.is_bye for table in round_row.tables):
+        raise Refused("too_few_pairs")
     tournament = round_row.tournament
     for table in round_row.tables:
         if not table.is_bye:

@@ -58,9 +58,11 @@ class SetUp:
     variant: str
     options: dict[str, Any]
     hands_per_round: int | None
-    scale: str
+    #: A named scale, or a club's bands as the tournament file writes them (§2.2).
+    scale: str | dict[str, Any]
     system: str
     rounds: int
+    bye_vp: int | None = None
 
 
 def table_rules(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Any]]:
@@ -98,6 +100,7 @@ def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
         scale=setup.scale,
         system=setup.system,
         rounds=setup.rounds,
+        bye_vp=setup.bye_vp,
         status="registering",
         version=0,
     )
@@ -266,7 +269,9 @@ def tournament_document(tournament: Tournament, *, full: bool = False) -> dict[s
     for round_row in tournament.round_rows:
         if round_row.status == "drawn":
             continue
-        entries = [table_entry(table, full) for table in round_row.tables]
+        # Tables by number, then the byes (a manual round seats its tables in any order).
+        in_order = sorted(round_row.tables, key=lambda t: (t.is_bye, t.number or 0))
+        entries = [table_entry(table, full) for table in in_order]
         tables = [entry for entry in entries if entry is not None]
         document["results"].append({"round": round_row.number, "tables": tables})
     return document

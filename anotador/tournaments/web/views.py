@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import pages
+from anotador.tournaments.web import reports
 from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
 from anotador.tournaments.web.forms import ConfirmForm
@@ -361,3 +362,4 @@ def result(tournament_id: int, table_id: int) -> Any:
 
 # The standings, the board, the exports and their live poll: by id and by spectator link.
 pages.register(bp, owned)
+reports.register(bp, owned)

@@ -13,6 +13,7 @@ SCALE_LABELS = {
     "fibur-4": _l("FIBUR, 4 hands (20–0)"),
     "wdl": _l("Win 2, draw 1, loss 0"),
     "points": _l("Match points"),
+    "club": _l("A club's own bands"),
 }
 SYSTEM_LABELS = {
     "mitchell": _l("Mitchell"),
@@ -41,6 +42,7 @@ CHANGE_LABELS = {
     "pairs_seeded": _l("Pairs seeded by rating"),
     "round_drawn": _l("Round drawn"),
     "pairs_swapped": _l("Pairs swapped"),
+    "table_seated": _l("Table seated"),
     "round_started": _l("Round started"),
     "result_entered": _l("Result written by hand"),
     "result_cleared": _l("Result by hand removed"),
