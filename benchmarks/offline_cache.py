@@ -26,6 +26,7 @@ SHELL_LIMIT = 300 * 1024
 
 #: True once the engine's files are all kept (their background fetch is over).
 ENGINE_CACHED = """async () => {
+  if (!window.anotadorEngine) return false;  // the page is still loading its scripts
   const urls = window.anotadorEngine.assetUrls();
   for (const url of urls) if (!(await caches.match(url))) return false;
   return true;

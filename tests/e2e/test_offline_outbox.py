@@ -84,6 +84,7 @@ def installed(page: Page) -> None:
 
 #: True once the service worker holds every file the engine needs to start offline.
 ENGINE_CACHED = """async () => {
+  if (!window.anotadorEngine) return false;  // the page is still loading its scripts
   const urls = window.anotadorEngine.assetUrls();
   for (const url of urls) if (!(await caches.match(url))) return false;
   return urls.length > 0;
