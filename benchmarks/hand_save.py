@@ -32,6 +32,7 @@ WARM_UP = 20
 COUNTS = (1, 40, 100)
 TARGET_RATIO = 1.2
 
+#: A small hand: 60 on the table, 40 in hand (+20 for the first side, +10 for the second).
 FORM = {
     "closer": "none",
     "s0_table_points": "60",

@@ -36,6 +36,7 @@ from anotador import services
 from anotador.ratings import store
 from anotador.ratings.models import PlayerRating
 from anotador.web.extensions import db
+from benchmarks.hand_save import FORM
 from benchmarks.web import ACCOUNT
 from benchmarks.web import signed_in_client
 from benchmarks.web import timed
@@ -46,15 +47,6 @@ WARM_UP = 10
 SIDES = {"2p": (2, 1), "3p": (3, 1), "4p": (2, 2), "6p-3x2": (3, 2), "6p-2x3": (2, 3)}
 PLAYERS = [f"Jugador {number}" for number in range(30)]
 SAVE_TARGET, PAGE_TARGET, REBUILD_TARGET = 1.2, 5.0, 5.0
-#: A small hand: 60 on the table, 40 in hand (+20 for the first side, +10 for the second).
-FORM = {
-    "closer": "none",
-    "s0_table_points": "60",
-    "s0_hand_points": "40",
-    "s1_table_points": "55",
-    "s1_hand_points": "45",
-    "action": "save",
-}
 
 
 def finished_match(chance: random.Random) -> dict[str, Any]:
