@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
+from typing import ClassVar
 from typing import Literal
 
 Severity = Literal["error", "warning"]
@@ -132,7 +134,13 @@ MESSAGES: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong (an error) or worth a second look (a warning) in the input."""
+    """One thing wrong (an error) or worth a second look (a warning) in the input.
+
+    Another domain's problems (a tournament file's) are a subclass with its own ``messages``,
+    so every problem is said, translated and located the same way."""
+
+    #: The English templates of this kind of problem, by code.
+    messages: ClassVar[Mapping[str, str]] = MESSAGES
 
     path: str
     code: str
@@ -142,12 +150,11 @@ class Problem:
     @property
     def message(self) -> str:
         """The English sentence for this problem."""
-        return MESSAGES[self.code].format(**self.params)
+        return self.messages[self.code].format(**self.params)
 
     def within(self, prefix: str) -> Problem:
         """The same problem, its path placed under ``prefix`` (``hands[3]`` + ``closer``)."""
-        path = f"{prefix}.{self.path}" if self.path else prefix
-        return Problem(path, self.code, self.params, self.severity)
+        return replace(self, path=f"{prefix}.{self.path}" if self.path else prefix)
 
 
 def errors(problems: list[Problem]) -> list[Problem]:

@@ -1,18 +1,19 @@
 """Problems of a tournament file (docs/tournaments.md): a code, a path from ``$``, a message.
 
-Like the engine's problems (:mod:`anotador.rules.problems`), a problem names what is wrong
-and where; the English message is a template marked with ``N_`` so the web can translate it.
-A table's match document refused by the engine carries the engine's own problem, whose
-sentence becomes the ``detail`` of ours.
+They are the engine's problems (:class:`anotador.rules.problems.Problem`) with this file's
+own message table, so the web says them as it says the engine's. A table's match document
+refused by the engine carries the engine's own problem, whose sentence becomes the
+``detail`` of ours.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from dataclasses import field
+from typing import ClassVar
 
 from anotador.rules.problems import N_
+from anotador.rules.problems import Problem as EngineProblem
 
 MESSAGES: dict[str, str] = {
     "not_json": N_("The file is not a JSON document in UTF-8: {detail}"),
@@ -45,17 +46,10 @@ MESSAGES: dict[str, str] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(EngineProblem):
     """One thing wrong with a tournament file (or with drawing its next round)."""
 
-    path: str
-    code: str
-    params: Mapping[str, object] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The English sentence for this problem."""
-        return MESSAGES[self.code].format(**self.params)
+    messages: ClassVar[Mapping[str, str]] = MESSAGES
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "code": self.code, "message": self.message}

@@ -19,7 +19,6 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms.i18n import messages_path
 
-from anotador.rules import MESSAGES
 from anotador.rules import Problem
 from anotador.web.config import TRANSLATIONS
 
@@ -42,7 +41,7 @@ def problem_message(problem: Problem) -> str:
         key: str(EXPECTED.get(value, value)) if isinstance(value, str) else value
         for key, value in problem.params.items()
     }
-    return gettext(MESSAGES[problem.code]).format(**params)
+    return gettext(problem.messages[problem.code]).format(**params)
 
 
 MINUS = "\u2212"

@@ -14,7 +14,6 @@ from wtforms import TextAreaField
 from wtforms.validators import InputRequired
 
 from anotador.rules import VARIANTS
-from anotador.tournaments import MESSAGES
 from anotador.tournaments.web import draws
 from anotador.tournaments.web.service import MAX_HANDS_PER_ROUND
 from anotador.tournaments.web.service import MAX_MP
@@ -27,6 +26,7 @@ from anotador.web.forms.match import Form
 from anotador.web.forms.match import TextField
 from anotador.web.forms.match import options
 from anotador.words import labels
+from anotador.words.i18n import problem_message
 
 #: The variants two pairs can play (every table of a tournament is two pairs).
 PAIR_VARIANTS = [name for name, variant in VARIANTS.items() if "4p" in variant.layouts]
@@ -93,8 +93,7 @@ class TournamentForm(Form):
                 field = self.above
             else:
                 field = self.bands if scale_is_club(scale) else self.scale
-            message = gettext(MESSAGES[problem.code]).format(**problem.params)
-            errors.setdefault(field.name, message)
+            errors.setdefault(field.name, problem_message(problem))
 
     def setup(self) -> tuple[SetUp | None, dict[str, str]]:
         """What was chosen, or None and each refused field's message."""
