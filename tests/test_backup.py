@@ -433,3 +433,17 @@ def test_bulk_players_reuse_the_registry_and_the_first_spelling_wins(app: Flask)
         assert ids["ana"] == ana.id
         assert db.session.get(Player, ids["jose perez"]).name == "José Pérez"
         assert bulk.player_ids(["Jose Perez"], owner_id()) == {"jose perez": ids["jose perez"]}
+
+
+def test_a_restore_says_its_own_problem_in_the_users_language(app: Flask, client: FlaskClient):
+    """A line too long to read is the restore's problem, not the engine's: said in Spanish,
+    beside the match restored from the file."""
+    with app.app_context():
+        create_stored_match(app, json.loads(E01.read_text()))
+        lines = list(backup.export_lines(EVERYTHING))
+        clear_database()
+    huge = "x" * (backup.MAX_LINE + 10) + "\n"
+    page = upload(client, ("".join(lines) + huge).encode()).get_data(as_text=True)
+    assert "Tiene más de 2 MB: no se leyó." in page
+    with app.app_context():
+        assert match_count() == 1

@@ -11,9 +11,9 @@ from anotador.backup.restore import KEEP_IDS
 from anotador.backup.restore import KEEP_INVALID
 from anotador.backup.restore import MAX_LINE
 from anotador.backup.restore import MAX_PROBLEM_TEXT
-from anotador.backup.restore import MESSAGES
 from anotador.backup.restore import READ_BLOCK
 from anotador.backup.restore import ImportReport
+from anotador.backup.restore import RestoreProblem
 from anotador.backup.restore import import_stream
 from anotador.backup.restore import stored_copy
 
@@ -24,9 +24,9 @@ __all__ = [
     "KEEP_INVALID",
     "MAX_LINE",
     "MAX_PROBLEM_TEXT",
-    "MESSAGES",
     "READ_BLOCK",
     "ImportReport",
+    "RestoreProblem",
     "csv_cell",
     "export_csv",
     "export_lines",

@@ -25,10 +25,13 @@ import logging
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from typing import IO
 from typing import Any
+from typing import ClassVar
 
 import sqlalchemy as sa
 
@@ -62,6 +65,14 @@ MAX_PROBLEM_TEXT = 200
 MESSAGES = {
     "line_too_long": N_("Longer than {maximum} MB: not read."),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreProblem(rules.Problem):
+    """A problem of the import itself, beside the engine's problems of its matches."""
+
+    messages: ClassVar[Mapping[str, str]] = MESSAGES
+
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +109,7 @@ class ImportReport:
         """(line number, ``path: message`` in English) for every kept problem."""
         for number, problems in self.problems:
             for problem in problems:
-                yield number, f"{problem.path}: {problem_text(problem)}"
+                yield number, f"{problem.path}: {problem.message}"
 
     def add_invalid(self, number: int, problems: list[rules.Problem], keep: int) -> None:
         self.invalid += 1
@@ -112,20 +123,13 @@ class ImportReport:
         self.skipped_ids += skipped[: KEEP_IDS - len(self.skipped_ids)]
 
 
-def problem_text(problem: rules.Problem) -> str:
-    """A problem of the import or of the engine, in English."""
-    if problem.code in MESSAGES:
-        return MESSAGES[problem.code].format(**problem.params)
-    return problem.message
-
-
 def clip(problem: rules.Problem) -> rules.Problem:
     """The problem with its path and text figures cut to MAX_PROBLEM_TEXT characters."""
     params = {
         key: value[:MAX_PROBLEM_TEXT] if isinstance(value, str) else value
         for key, value in problem.params.items()
     }
-    return rules.Problem(problem.path[:MAX_PROBLEM_TEXT], problem.code, params, problem.severity)
+    return replace(problem, path=problem.path[:MAX_PROBLEM_TEXT], params=params)
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ class Unreadable:
     problems: list[rules.Problem]
 
 
-TOO_LONG = Unreadable([rules.Problem("$", "line_too_long", {"maximum": MAX_LINE // MB})])
+TOO_LONG = Unreadable([RestoreProblem("$", "line_too_long", {"maximum": MAX_LINE // MB})])
 
 #: An entry of the input: its line number, and either a line still to parse (bytes), a JSON
 #: value already parsed (from a whole document) or an Unreadable.

@@ -21,7 +21,6 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from anotador import backup
 from anotador import services
 from anotador.rules import VARIANTS
-from anotador.rules import Problem
 from anotador.storage.models import STATUSES
 from anotador.web import access
 from anotador.web import inputs
@@ -166,7 +165,7 @@ def restore() -> tuple[str, int]:
     finally:
         upload.close()
     invalid = [
-        (number, [restore_problem_line(problem) for problem in problems])
+        (number, [problem_line(problem) for problem in problems])
         for number, problems in report.problems
     ]
     error, status = None, 200
@@ -205,10 +204,3 @@ def restore() -> tuple[str, int]:
             ),
         ],
     ), status
-
-
-def restore_problem_line(problem: Problem) -> str:
-    """A problem of the restore itself (a line too long to read) or of the engine."""
-    if problem.code in backup.MESSAGES:
-        return _(backup.MESSAGES[problem.code]).format(**problem.params)
-    return problem_line(problem)
