@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import pypdf
 import pytest
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from printed import pdf_text
 
 from anotador import rules
 from anotador import services
@@ -371,12 +370,6 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> rules.Variant:
         for key, word in words.items():
             monkeypatch.setitem(labels.WORDS[kind], key, word)
     return variant
-
-
-def pdf_text(pdf: bytes) -> str:
-    assert pdf.startswith(b"%PDF-")
-    pages = pypdf.PdfReader(io.BytesIO(pdf)).pages
-    return " ".join(" ".join(page.extract_text() for page in pages).split())
 
 
 def test_a_new_variant_goes_through_every_page(

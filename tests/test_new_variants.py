@@ -9,10 +9,10 @@ import json
 import re
 from typing import Any
 
-import pypdf
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from printed import pdf_text
 from stored import MakeMatch
 from test_matches import new_match_fields
 
@@ -26,11 +26,6 @@ SIDES = [
     {"name": "Norte", "players": ["Ana", "Beto"]},
     {"name": "Sur", "players": ["Carla", "Dani"]},
 ]
-
-
-def pdf_text(pdf: bytes) -> str:
-    pages = pypdf.PdfReader(io.BytesIO(pdf)).pages
-    return " ".join(" ".join(page.extract_text() for page in pages).split())
 
 
 def hand_form_keys(client: FlaskClient, match_id: int) -> dict[str, str]:

@@ -8,9 +8,9 @@ import html
 import io
 import re
 
-import pypdf
 from flask import Flask
 from flask.testing import FlaskClient
+from printed import pdf_text
 from stored import snapshot
 from test_tournament_web import ENGLISH
 from test_tournament_web import PAIRS
@@ -118,10 +118,6 @@ def test_a_pairs_page_by_the_spectator_link_and_not_of_another_tournament(
     assert page.status_code == 200
     assert "Place 5 of 5" in page.get_data(as_text=True)
     assert anonymous.get(f"/torneos/{tournament_id}/parejas/{ids['Beto']}").status_code != 200
-
-
-def pdf_text(body: bytes) -> str:
-    return " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(body)).pages)
 
 
 def test_the_standings_and_a_rounds_results_print_as_pdf(app: Flask, client: FlaskClient):

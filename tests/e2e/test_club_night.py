@@ -13,13 +13,13 @@ import json
 import re
 from collections.abc import Callable
 
-import pypdf
 import pytest
 from phone import Shot
 from phone import Table
 from phone import points
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from printed import pdf_text
 from test_offline_outbox import pending
 from test_offline_plain_http import ENGINE_STARTS
 from test_offline_plain_http import fill_while_online
@@ -63,11 +63,6 @@ def seated(page: Page) -> list[tuple[str, str, str]]:
     return tables
 
 
-def pdf_text(body: bytes) -> str:
-    assert body.startswith(b"%PDF-")
-    return " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(body)).pages)
-
-
 def test_a_club_night_of_three_rounds_played_at_the_tables(
     page: Page, phones: Callable[..., Page], shot: Shot
 ) -> None:
@@ -105,7 +100,7 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
             assert f"Mesa {index}" in printed
             assert ns in printed
             assert ew in printed
-            assert link.rsplit("/", 1)[-1] in printed.replace("\n", "")
+            assert link.rsplit("/", 1)[-1] in printed.replace(" ", "")
         if number == 1:
             shot("round-1-started")
 
