@@ -29,25 +29,31 @@ HAND = {
 }
 
 
+def set_up(page: Page, name: str, rounds: int, pairs: list[tuple[str, str]]) -> None:
+    """The director creates a uruguaya club night of one hand a round, won, drawn or lost
+    (WDL), seated by Mitchell, and registers its pairs on the tournament's page."""
+    page.goto("/torneos")
+    page.get_by_label("Nombre").fill(name)
+    page.get_by_label("Variante").select_option("uruguaya")
+    page.get_by_label("Manos por ronda (vacío: hasta la meta)").fill("1")
+    page.get_by_label("Puntos de victoria").select_option("wdl")
+    page.get_by_label("Sistema de emparejamiento").select_option("mitchell")
+    page.get_by_label("Rondas").fill(str(rounds))
+    page.get_by_role("button", name="Crear el torneo").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    for first, second in pairs:
+        page.get_by_label("Jugador").fill(first)
+        page.get_by_label("Compañero").fill(second)
+        page.get_by_role("button", name="Agregar la pareja").tap()
+        expect(page.locator(".t-pairs")).to_contain_text(f"{first} – {second}")
+
+
 def test_a_club_night_round_with_the_board_following(
     page: Page, phones: Callable[..., Page], shot: Shot
 ) -> None:
     if AXE.exists():  # every screen is checked for accessibility on the way (axe-core)
         page.add_init_script(path=AXE)
-    page.goto("/torneos")
-    page.get_by_label("Nombre").fill("Noche del jueves")
-    page.get_by_label("Variante").select_option("uruguaya")
-    page.get_by_label("Manos por ronda (vacío: hasta la meta)").fill("1")
-    page.get_by_label("Puntos de victoria").select_option("wdl")
-    page.get_by_label("Sistema de emparejamiento").select_option("mitchell")
-    page.get_by_label("Rondas").fill("2")
-    page.get_by_role("button", name="Crear el torneo").tap()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Noche del jueves")
-    for first, second in PAIRS:
-        page.get_by_label("Jugador").fill(first)
-        page.get_by_label("Compañero").fill(second)
-        page.get_by_role("button", name="Agregar la pareja").tap()
-        expect(page.locator(".t-pairs")).to_contain_text(f"{first} – {second}")
+    set_up(page, "Noche del jueves", rounds=2, pairs=PAIRS)
     page.get_by_role("button", name="Crear el enlace").tap()
     spectator = page.locator("#enlace .share-url").inner_text()
     page.get_by_role("button", name="Sortear la ronda 1").tap()
