@@ -44,6 +44,7 @@ from anotador.rules.variant import Role
 from anotador.rules.variant import Rules
 from anotador.rules.variant import Variant
 from anotador.rules.variants import DEFAULT_VARIANT
+from anotador.rules.variants import FAMILIES
 from anotador.rules.variants import VARIANTS
 from anotador.rules.variants import describe_variants
 from anotador.rules.variants import get_variant
@@ -52,6 +53,7 @@ from anotador.rules.variants import variant_defaults
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "FAMILIES",
     "MATCH_FORMAT",
     "MAX_HANDS",
     "MAX_NAME",

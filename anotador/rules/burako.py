@@ -114,4 +114,5 @@ VARIANT = Variant(
     fixed_decks=2,
     typical_layouts=TYPICAL_LAYOUTS,
     pieces="tiles",
+    family="burraco",
 )

@@ -100,4 +100,5 @@ VARIANT = Variant(
     reference=reference,
     fixed_decks=2,
     typical_layouts=TYPICAL_LAYOUTS,
+    family="burraco",
 )

@@ -214,6 +214,9 @@ class Variant:
     special_hands: Callable[[Options], Mapping[str, int]] = no_special_hands
     #: What the game is played with, for the calculator's words: cards, or tiles (Burako).
     pieces: Literal["cards", "tiles"] = "cards"
+    #: The game the rule set belongs to, where variants are grouped (the ratings' filter):
+    #: canasta, or burraco for its two cousins played with a muerto or pozzetto (§10–§11).
+    family: Literal["canasta", "burraco"] = "canasta"
     wins_at_once: Callable[[Rules, HandInput], int | None] | None = None
 
     @property

@@ -34,6 +34,11 @@ VARIANTS: dict[str, Variant] = {
         burraco.VARIANT,
     )
 }
+#: Each family's variants, in the registry's order.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    family: tuple(name for name, variant in VARIANTS.items() if variant.family == family)
+    for family in dict.fromkeys(variant.family for variant in VARIANTS.values())
+}
 # Named by the match format but not scored yet; reading a file of it says so plainly.
 PLANNED_VARIANTS: tuple[str, ...] = ()
 DEFAULT_VARIANT = "uruguaya"

@@ -13,6 +13,7 @@ from variant_cases import rejected
 from variant_cases import scored
 from variant_cases import warned
 
+from anotador.rules import FAMILIES
 from anotador.rules import card_points
 from anotador.rules import make_rules
 from anotador.rules import opening_minimum
@@ -212,3 +213,12 @@ def test_burraco_target_2005():
 def test_burraco_cards():
     assert card_points("burraco", {"jolly": 1, "pinella": 1, "ace": 1}) == 65
     assert card_points("burraco", {"eight_to_king": 2, "three_to_seven": 3}) == 35
+
+
+def test_the_two_cousins_are_one_family_and_every_other_variant_is_canasta():
+    """VARIANTS.md: five canasta variants and two close cousins (§10–§11), grouped so a filter
+    can take a whole game (the ratings' Ranking)."""
+    assert FAMILIES == {
+        "canasta": ("uruguaya", "classic", "canastone", "real", "mac"),
+        "burraco": ("burako", "burraco"),
+    }
