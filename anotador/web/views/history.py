@@ -178,6 +178,9 @@ def restore() -> tuple[str, int]:
             num=report.stopped_at,
         )
         status = 503
+    elif report.tournaments_refused:
+        error = _("Nothing was restored: the tournaments in the file are not valid.")
+        status = 422
     elif not report.created and not report.skipped:
         if report.invalid:
             error = _("Nothing was restored: the file holds no valid match.")
@@ -198,6 +201,11 @@ def restore() -> tuple[str, int]:
                 report.skipped,
             ),
             ngettext("%(num)d invalid", "%(num)d invalid", report.invalid),
+            *(
+                [ngettext("%(num)d tournament restored", "%(num)d tournaments restored", n)]
+                if (n := report.tournaments)
+                else []
+            ),
             *(
                 []
                 if report.single
