@@ -200,3 +200,31 @@ def test_a_bad_tournament_line_is_reported_and_nothing_is_stored(app: Flask, cli
     broken = "".join([lines[0], json.dumps(section) + "\n", *lines[2:]]).encode()
     page = upload(signed_in(app, "Otra"), broken, name="copia.jsonl").get_data(as_text=True)
     assert "scale" in page
+
+
+def test_a_backup_whose_match_files_had_no_hand_limit_gives_the_tables_theirs(
+    app: Flask, client: FlaskClient
+):
+    """A backup made before match files carried the round's hands: the restored tables get
+    them from their tournament, and `anotador check` finds their summaries sound."""
+    tournament_id = club_night(app, client)
+    lines = client.get("/historial/copia.jsonl").data.decode().splitlines(keepends=True)
+    older = []
+    for line in lines:
+        value = json.loads(line)
+        value.pop("hand_limit", None)
+        older.append(json.dumps(value, ensure_ascii=False) + "\n")
+    assert older != lines
+    standings = client.get(f"/torneos/{tournament_id}/posiciones.json").data
+    create_account(app, "Otra")
+    other = signed_in(app, "Otra")
+    assert upload(other, "".join(older).encode()).status_code == 200
+    with app.app_context():
+        restored_id = db.session.scalars(
+            sa.select(Tournament.id).where(Tournament.id != tournament_id)
+        ).one()
+    assert other.get(f"/torneos/{restored_id}/posiciones.json").data == standings
+    before, after = tables_of(app, tournament_id), tables_of(app, restored_id)
+    assert [row[6] and row[6][:4] for row in after] == [row[6] and row[6][:4] for row in before]
+    result = app.test_cli_runner().invoke(args=["check"])
+    assert result.exit_code == 0, result.output

@@ -120,6 +120,7 @@ def create_match(
             datetime.date.fromisoformat(game.played_on) if game.played_on else datetime.date.today()
         ),
         abandoned=game.abandoned,
+        hand_limit=game.hand_limit,
         first_dealer=first_dealer,
         totals=list(game.start_scores),
         owner_id=owner_id,

@@ -20,9 +20,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from anotador import rules
 from anotador.ratings import store as ratings
 from anotador.rules.problems import Problem
 from anotador.services.accounts import new_token
+from anotador.services.documents import match_document
+from anotador.services.documents import refresh_summary
 from anotador.services.players import find_or_create_player
 from anotador.services.scope import Scope
 from anotador.storage.models import Match
@@ -272,16 +275,22 @@ def store_line(line: dict[str, Any], owner_id: int, placed: dict[int, int]) -> l
 
 
 def seat_match(match_id: int, hand_limit: int | None) -> bool:
-    """A restored table's match plays the round's hands again, with a new table link;
-    whether the round's hands finish it now (as ``services.documents.status_of`` says)."""
+    """A restored table's match, with a new table link, plays the round's hands (a backup
+    made before match files said so gives its file the limit, and its summary is read
+    again); whether the round's hands finish it now."""
     match = db.session.get(Match, match_id)
     if match is None:
         return False
-    match.hand_limit = hand_limit
     if match.table_token is None:
         match.table_token = new_token()
-    if hand_limit is None or match.hand_count < hand_limit or match.status == "finished":
+    if match.hand_limit == hand_limit:
         return False
-    match.status = "finished"
-    match.version += 1  # what was kept of it (keyed on its version) is of another status
-    return True
+    match.hand_limit = hand_limit
+    game, _ = rules.read_match(match_document(match))
+    if game is None:  # its hands go past the limit: the restore keeps them as they were
+        match.hand_limit = None
+        return False
+    was = match.status
+    match.version += 1  # what was kept of it (keyed on its version) is of another file
+    refresh_summary(match, game, rules.score_match(game))
+    return was != "finished" and match.status == "finished"
