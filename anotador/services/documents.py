@@ -54,8 +54,11 @@ def document_of(
         document["title"] = row.title
     if row.notes:
         document["notes"] = row.notes
-    if row.hand_limit is not None:  # a tournament's table: the engine ends it after them
-        document["hand_limit"] = row.hand_limit
+    # A tournament's table: the engine ends it after them. (The rows of a migration older
+    # than the column have none.)
+    hand_limit = getattr(row, "hand_limit", None)
+    if hand_limit is not None:
+        document["hand_limit"] = hand_limit
     return document
 
 
