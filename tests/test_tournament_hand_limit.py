@@ -75,3 +75,16 @@ def test_a_round_to_the_target_writes_no_limit(app: Flask, client: FlaskClient):
         match_id = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1]).match_id  # type: ignore[union-attr]
     document = client.get(f"/partidas/{match_id}/manos/pendientes").get_json()["document"]
     assert "hand_limit" not in document
+
+
+def test_a_rematch_of_a_tables_match_is_played_to_the_target(app: Flask, client: FlaskClient):
+    match_id = started_table(app, client, "1")
+    assert record(client, match_id, FORM_HAND).status_code == 302
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        assert match.status == "finished"
+        again = services.matches.rematch(match)
+        db.session.commit()
+        assert again.hand_limit is None
+        assert "hand_limit" not in match_file(again)

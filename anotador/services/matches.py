@@ -195,6 +195,7 @@ def rematch(match: Match) -> Match:
     document = match_document(match, hands=[])
     document.pop("title", None)
     document.pop("notes", None)
+    document.pop("hand_limit", None)  # a rematch of a tournament's table is a game of its own
     document.update(
         played_on=datetime.date.today().isoformat(),
         abandoned=False,
