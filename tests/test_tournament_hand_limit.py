@@ -88,3 +88,28 @@ def test_a_rematch_of_a_tables_match_is_played_to_the_target(app: Flask, client:
         db.session.commit()
         assert again.hand_limit is None
         assert "hand_limit" not in match_file(again)
+
+
+def test_a_table_made_before_its_file_held_the_limit_is_put_right_by_check_fix(
+    app: Flask, client: FlaskClient
+):
+    match_id = started_table(app, client, "1")
+    assert record(client, match_id, FORM_HAND).status_code == 302
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        older = services.documents.match_document(match)
+        older.pop("hand_limit")
+        # As such a table was stored: finished by the server's count, no winner, its hash
+        # of a file without the limit.
+        match.winner = None
+        match.content_hash = services.documents.content_hash(older)
+        db.session.commit()
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["check"]).exit_code != 0
+    assert runner.invoke(args=["check", "--fix"]).exit_code == 0
+    assert runner.invoke(args=["check"]).exit_code == 0
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        assert (match.status, match.winner) == ("finished", 0)
