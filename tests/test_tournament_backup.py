@@ -228,3 +228,22 @@ def test_a_backup_whose_match_files_had_no_hand_limit_gives_the_tables_theirs(
     assert [row[6] and row[6][:4] for row in after] == [row[6] and row[6][:4] for row in before]
     result = app.test_cli_runner().invoke(args=["check"])
     assert result.exit_code == 0, result.output
+
+
+def test_the_command_line_backup_carries_the_tournaments(
+    app: Flask, client: FlaskClient, tmp_path: Any
+):
+    tournament_id = club_night(app, client)
+    standings = client.get(f"/torneos/{tournament_id}/posiciones.json").data
+    runner = app.test_cli_runner()
+    path = tmp_path / "copia.jsonl"
+    assert runner.invoke(args=["export", "--all", "-o", str(path)]).exit_code == 0
+    create_account(app, "Otra")
+    result = runner.invoke(args=["import", str(path), "--owner", "Otra"])
+    assert result.exit_code == 0, result.output
+    assert "1 tournaments restored, 0 already present" in result.output
+    with app.app_context():
+        restored_id = db.session.scalars(
+            sa.select(Tournament.id).where(Tournament.id != tournament_id)
+        ).one()
+    assert signed_in(app, "Otra").get(f"/torneos/{restored_id}/posiciones.json").data == standings
