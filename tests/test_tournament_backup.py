@@ -247,3 +247,19 @@ def test_the_command_line_backup_carries_the_tournaments(
             sa.select(Tournament.id).where(Tournament.id != tournament_id)
         ).one()
     assert signed_in(app, "Otra").get(f"/torneos/{restored_id}/posiciones.json").data == standings
+
+
+def test_a_table_whose_match_line_is_broken_stores_no_tournament(app: Flask, client: FlaskClient):
+    club_night(app, client)
+    lines = client.get("/historial/copia.jsonl").data.decode().splitlines(keepends=True)
+    section = json.loads(lines[1])
+    place = section["round_rows"][0]["tables"][0]["match"]
+    first_match_line = len(lines) - sum(1 for line in lines if '"anotador-match/1"' in line)
+    lines[first_match_line + place] = '{"format": "anotador-match/1"}\n'
+    create_account(app, "Otra")
+    answer = upload(signed_in(app, "Otra"), "".join(lines).encode())
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422, page
+    assert "$.round_rows[0].tables[0].match: La partida de esta mesa (línea " in page
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 1

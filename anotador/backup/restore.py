@@ -210,6 +210,8 @@ def import_stream(
     batch_start = 0  # the line of the first match in pending
     for place, (number, entry) in enumerate(non_blank(entries)):
         report.lines = number
+        if place in target.wanted:
+            section.line_of[place] = number
         if isinstance(entry, bytes):
             if len(report.problems) >= keep and not could_be_a_match(entry):
                 report.invalid += 1

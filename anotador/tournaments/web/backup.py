@@ -145,8 +145,10 @@ class Section:
 
     def __init__(self) -> None:
         self.lines: list[tuple[int, dict[str, Any]]] = []
-        #: place of a match line -> the stored match's id (only the places tables point to).
+        #: place of a match line -> the stored match's id, and its line in the input (only the
+        #: places tables point to).
         self.placed: dict[int, int] = {}
+        self.line_of: dict[int, int] = {}
 
     @property
     def wanted(self) -> set[int]:
@@ -177,7 +179,7 @@ class Section:
                     Problem(
                         f"$.round_rows[{r}].tables[{t}].match",
                         PREFIX + "match_not_restored",
-                        {"detail": f"match line {table['match']}"},
+                        {"line": self.line_of.get(table["match"], "?")},
                     )
                 ],
             )

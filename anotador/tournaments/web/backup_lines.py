@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from anotador.rules.problems import N_
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.tournaments import MESSAGES as FILE_MESSAGES
@@ -41,7 +42,9 @@ MAX_MP = 1_000_000
 #: which the match lines use, mean other things).
 PREFIX = "tournament_"
 MESSAGES = {PREFIX + code: message for code, message in FILE_MESSAGES.items()}
-MESSAGES[PREFIX + "match_not_restored"] = FILE_MESSAGES["match_refused"]
+MESSAGES[PREFIX + "match_not_restored"] = N_(
+    "The match of this table (line {line}) was not restored."
+)
 
 
 def line_problems(value: dict[str, Any]) -> list[Problem]:

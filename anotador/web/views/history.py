@@ -218,5 +218,7 @@ def restore() -> tuple[str, int]:
 def restore_problem_line(problem: Problem) -> str:
     """A problem of the restore itself (a line too long to read) or of the engine."""
     if problem.code in backup.MESSAGES:
-        return _(backup.MESSAGES[problem.code]).format(**problem.params)
+        text = _(backup.MESSAGES[problem.code]).format(**problem.params)
+        # A tournament line's problems are located by their JSON path ($.pairs[2].players).
+        return text if problem.path == "$" else f"{problem.path}: {text}"
     return problem_line(problem)
