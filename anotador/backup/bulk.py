@@ -67,6 +67,7 @@ def match_row(
         "notes": game.notes,
         "played_on": datetime.date.fromisoformat(document["played_on"]),
         "abandoned": game.abandoned,
+        "hand_limit": game.hand_limit,
         "first_dealer": None,
         "status": status,
         "totals": list(score.totals),

@@ -1,6 +1,7 @@
 """Backups out: every match as JSON lines of match files, and the history table as CSV.
 
-A backup is a header line ``{"format": "anotador-backup/1", ...}`` and then one match file
+A backup is a header line ``{"format": "anotador-backup/1", ...}``, a line per tournament
+of the account (``anotador.tournaments.web.backup``), then one match file
 (``anotador-match/1``) per line, oldest match first, read a batch at a time so memory stays
 flat however many matches there are. The CSV holds the summary columns only (no scoring).
 """
@@ -18,6 +19,7 @@ from anotador import rules
 from anotador import services
 from anotador.services.scope import Scope
 from anotador.storage.models import Match
+from anotador.tournaments.web import backup as tournaments
 
 BACKUP_FORMAT = "anotador-backup/1"
 #: Matches per transaction when importing, and per read when exporting.
@@ -61,6 +63,7 @@ def export_lines(scope: Scope) -> Iterator[str]:
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     yield json.dumps(header) + "\n"
+    yield from tournaments.tournament_lines(scope)
     for stored_batch in services.queries.stored_batches(scope):
         yield "".join(
             json.dumps(export_file(stored), ensure_ascii=False) + "\n" for stored in stored_batch

@@ -100,12 +100,10 @@ class Report:
         return self.broken + self.stale - self.fixed
 
 
-def summary(
-    document: dict[str, Any], score: rules.MatchScore, hand_limit: int | None = None
-) -> dict[str, Any]:
+def summary(document: dict[str, Any], score: rules.MatchScore) -> dict[str, Any]:
     """The summary columns of a stored match file and its score, as
     :func:`anotador.services.documents.refresh_summary` writes them."""
-    status = services.documents.status_of(score, document["abandoned"], hand_limit)
+    status = services.documents.status_of(score, document["abandoned"])
     return {
         "totals": list(score.totals),
         "winner": score.winner,
@@ -120,7 +118,6 @@ def examine(
     version: int,
     document: dict[str, Any],
     stored: dict[str, Any],
-    hand_limit: int | None = None,
 ) -> Finding | None:
     """The :class:`Finding` of one stored match (its file as stored and its stored summary
     columns), or None when it reads, scores and agrees."""
@@ -130,7 +127,7 @@ def examine(
         fresh = {**stored, "content_hash": services.documents.content_hash(document)}
         stale = compare(stored, fresh, ("content_hash",))
         return Finding(match_id, version, errors, stale, fresh)
-    fresh = summary(document, rules.score_match(game), hand_limit)
+    fresh = summary(document, rules.score_match(game))
     stale = compare(stored, fresh, SUMMARY)
     return Finding(match_id, version, (), stale, fresh) if stale else None
 
@@ -170,7 +167,7 @@ def check(
                 "content_hash": match.content_hash,
             }
             document = stored.document()
-            found_here = examine(row.id, match.version, document, summary_columns, row.hand_limit)
+            found_here = examine(row.id, match.version, document, summary_columns)
             if found_here is not None:
                 suspects.append(row.id)
         repaired: list[int] = []
@@ -200,7 +197,7 @@ def confirm(match_ids: list[int], lock: bool = False) -> list[Finding]:
     for match in services.queries.reload_matches(match_ids):
         stored = {column: getattr(match, column) for column in SUMMARY}
         document = services.documents.match_document(match)
-        finding = examine(match.id, match.version, document, stored, match.hand_limit)
+        finding = examine(match.id, match.version, document, stored)
         if finding is not None:
             findings.append(finding)
     return findings

@@ -25,13 +25,10 @@ import logging
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Iterator
-from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
-from dataclasses import replace
 from typing import IO
 from typing import Any
-from typing import ClassVar
 
 import sqlalchemy as sa
 
@@ -40,10 +37,12 @@ from anotador import services
 from anotador.backup import bulk
 from anotador.backup.export import BACKUP_FORMAT
 from anotador.backup.export import BATCH
-from anotador.rules.problems import N_
+from anotador.backup.report import ImportReport
+from anotador.backup.report import RestoreProblem
 from anotador.storage import signals
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
+from anotador.tournaments.web import backup as tournaments
 from anotador.web.extensions import db
 
 MB = 1024 * 1024
@@ -55,81 +54,7 @@ MAX_LINE = 2 * MB
 READ_BLOCK = 256 * 1024
 #: Invalid lines whose problems a report keeps (it counts all of them).
 KEEP_INVALID = 50
-#: Problems kept per invalid line.
-MAX_PROBLEMS = 10
-#: Ids kept of the matches created and of those already present (the counts say how many).
-KEEP_IDS = 10
-#: Characters kept of a problem's path or text figure (a key of the input can be any length).
-MAX_PROBLEM_TEXT = 200
-#: The import's own problems (the engine's are in ``rules.MESSAGES``).
-MESSAGES = {
-    "line_too_long": N_("Longer than {maximum} MB: not read."),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class RestoreProblem(rules.Problem):
-    """A problem of the import itself, beside the engine's problems of its matches."""
-
-    messages: ClassVar[Mapping[str, str]] = MESSAGES
-
-
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class ImportReport:
-    """What an import did, in bounded memory however large the input: counts of the matches
-    created, already present and invalid; the first few ids of each; the first invalid lines
-    (1-based) with their first problems. Matches are committed a batch at a time, so what the
-    counts say is stored even if a later batch fails: importing the same file again then
-    finishes the job (the matches already stored are skipped)."""
-
-    single: bool = False
-    created: int = 0
-    skipped: int = 0  # matches already present
-    invalid: int = 0
-    created_ids: list[int] = field(default_factory=list)  # the first KEEP_IDS
-    skipped_ids: list[int] = field(default_factory=list)  # ids of the stored copies
-    problems: list[tuple[int, list[rules.Problem]]] = field(default_factory=list)
-    batches: int = 0  # transactions committed
-    lines: int = 0  # lines read (documents, for a JSON list)
-    stopped_at: int | None = None  # the first line not stored when the database failed
-
-    @property
-    def match_id(self) -> int | None:
-        """The (first) match the input stored or found already stored."""
-        ids = self.created_ids or self.skipped_ids
-        return ids[0] if ids else None
-
-    def summary(self) -> str:
-        return f"{self.created} imported, {self.skipped} already present, {self.invalid} invalid"
-
-    def problem_lines(self) -> Iterator[tuple[int, str]]:
-        """(line number, ``path: message`` in English) for every kept problem."""
-        for number, problems in self.problems:
-            for problem in problems:
-                yield number, f"{problem.path}: {problem.message}"
-
-    def add_invalid(self, number: int, problems: list[rules.Problem], keep: int) -> None:
-        self.invalid += 1
-        if len(self.problems) < keep:
-            self.problems.append((number, [clip(p) for p in problems[:MAX_PROBLEMS]]))
-
-    def add_ids(self, created: list[int], skipped: list[int]) -> None:
-        self.created += len(created)
-        self.skipped += len(skipped)
-        self.created_ids += created[: KEEP_IDS - len(self.created_ids)]
-        self.skipped_ids += skipped[: KEEP_IDS - len(self.skipped_ids)]
-
-
-def clip(problem: rules.Problem) -> rules.Problem:
-    """The problem with its path and text figures cut to MAX_PROBLEM_TEXT characters."""
-    params = {
-        key: value[:MAX_PROBLEM_TEXT] if isinstance(value, str) else value
-        for key, value in problem.params.items()
-    }
-    return replace(problem, path=problem.path[:MAX_PROBLEM_TEXT], params=params)
 
 
 @dataclass(frozen=True)
@@ -245,6 +170,8 @@ class Incoming:
     game: rules.Match
     document: dict[str, Any]
     content_hash: str
+    #: Its place among the input's match lines (0 for the first), as tournament lines say.
+    place: int = 0
 
 
 def import_stream(
@@ -270,18 +197,23 @@ def import_stream(
     backfill_hashes()
     single, entries = read_documents(stream)
     report = ImportReport(single=single)
+    section = tournaments.Section()
+    if not single:
+        entries = read_tournaments(entries, section, report, keep)
+        if report.tournaments_refused:
+            return report  # checked before any match: nothing is stored
     # Only the matches stored before this import count as "already present": the same
     # match twice in one backup is restored twice.
     before = services.queries.last_match_id()
     db.session.commit()  # no transaction stays open while the input is read
-    used: Counter[str] = Counter()  # hash -> stored copies this import has matched
+    target = Target(owner_id, before, Counter(), frozenset(section.wanted), section.placed)
     pending: list[Incoming] = []
     batch_start = 0  # the line of the first match in pending
-    for number, entry in entries:
+    for place, (number, entry) in enumerate(non_blank(entries)):
         report.lines = number
+        if place in target.wanted:
+            section.line_of[place] = number
         if isinstance(entry, bytes):
-            if not entry.strip():
-                continue
             if len(report.problems) >= keep and not could_be_a_match(entry):
                 report.invalid += 1
                 continue
@@ -291,14 +223,56 @@ def import_stream(
             report.add_invalid(number, problems, keep)
             continue
         document = stored_document(game)
-        pending.append(Incoming(game, document, services.documents.content_hash(document)))
+        content = services.documents.content_hash(document)
+        pending.append(Incoming(game, document, content, place))
         batch_start = batch_start or number
         if len(pending) >= batch:
-            if not store_batch(pending, Target(owner_id, before, used), report, batch_start):
+            if not store_batch(pending, target, report, batch_start):
                 return report
             pending, batch_start = [], 0
-    store_batch(pending, Target(owner_id, before, used), report, batch_start)
+    if store_batch(pending, target, report, batch_start) and section.lines:
+        store_tournaments(section, owner_id, report)
     return report
+
+
+def non_blank(entries: Iterator[Entry]) -> Iterator[Entry]:
+    """The entries but blank lines: each is a match line, numbered by its place."""
+    return (e for e in entries if not isinstance(e[1], bytes) or e[1].strip())
+
+
+def read_tournaments(
+    entries: Iterator[Entry], section: tournaments.Section, report: ImportReport, keep: int
+) -> Iterator[Entry]:
+    """Read the tournament lines that open a backup into ``section`` (each checked now);
+    the entries from the first match line on. An invalid one marks the report refused."""
+    for number, entry in non_blank(entries):
+        value = parse(entry) if isinstance(entry, bytes) else entry
+        if not tournaments.is_section_line(value):
+            return itertools.chain([(number, value)], entries)
+        assert isinstance(value, dict)
+        problems = section.read(number, value)
+        if problems:
+            report.tournaments_refused = True
+            report.add_invalid(number, problems, keep)
+    return iter(())
+
+
+def store_tournaments(
+    section: tournaments.Section, owner_id: int | None, report: ImportReport
+) -> None:
+    """Store the tournaments once every match is (one transaction); a table whose match
+    line was not restored refuses them all."""
+    try:
+        created, skipped, problems = section.store(owner_id)
+    except sa.exc.SQLAlchemyError:
+        db.session.rollback()
+        log.exception("import: the tournaments were not stored; %s", report.summary())
+        report.stopped_at = report.lines
+        return
+    report.tournaments, report.tournaments_skipped = created, skipped
+    for number, found in problems:
+        report.tournaments_refused = True
+        report.add_invalid(number, found, KEEP_INVALID)
 
 
 @dataclass(frozen=True)
@@ -310,6 +284,10 @@ class Target:
     before: int
     #: Content hash -> how many stored copies this import has matched so far.
     used: Counter[str]
+    #: The places of the match lines a tournament table points to ...
+    wanted: frozenset[int] = frozenset()
+    #: ... and the ids of their stored matches, filled as they are stored.
+    placed: dict[int, int] = field(default_factory=dict)
 
 
 def store_batch(pending: list[Incoming], target: Target, report: ImportReport, start: int) -> bool:
@@ -339,10 +317,11 @@ def store(pending: list[Incoming], target: Target, report: ImportReport) -> None
     hashes = {item.content_hash for item in pending}
     copies = services.queries.stored_copies(hashes, target.owner_id, target.before)
     used = target.used
-    new, skipped = [], []
+    new, skipped, kept = [], [], []
     for item in pending:
         stored = copies.get(item.content_hash, [])
         if used[item.content_hash] < len(stored):
+            kept.append(item)
             skipped.append(stored[used[item.content_hash]])
             used[item.content_hash] += 1
         else:
@@ -363,6 +342,9 @@ def store(pending: list[Incoming], target: Target, report: ImportReport) -> None
         rows.append(bulk.NewMatch(row, sides, item.document["hands"], figures))
     created = bulk.insert_matches(rows)
     db.session.commit()
+    for item, match_id in [*zip(new, created, strict=True), *zip(kept, skipped, strict=True)]:
+        if item.place in target.wanted:
+            target.placed[item.place] = match_id
     signals.changed_many("imported", created)
     report.batches += 1
     report.add_ids(created, skipped)

@@ -34,6 +34,9 @@ class Match:
     played_on: str = ""
     notes: str = ""
     abandoned: bool = False
+    #: Played to this many hands (a tournament's round): the game ends after them, if no
+    #: side reached the target first. None: played to the target only.
+    hand_limit: int | None = None
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
     # The score of this (immutable) match, kept by scoring.score_match once computed.
     scored: MatchScore | None = field(default=None, init=False, compare=False, repr=False)

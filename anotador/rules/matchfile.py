@@ -37,6 +37,7 @@ DOCUMENT_KEYS = (
     "played_on",
     "notes",
     "abandoned",
+    "hand_limit",
 )
 SIDE_KEYS = ("name", "players")
 
@@ -111,6 +112,9 @@ def read_match(document: object) -> tuple[Match | None, list[Problem]]:
     played_on = read_date(reader, doc.get("played_on", ""))
     notes = reader.text(doc.get("notes", ""), "notes", maximum=MAX_NOTES)
     abandoned = reader.boolean(doc.get("abandoned", False), "abandoned")
+    hand_limit = None
+    if "hand_limit" in doc:
+        hand_limit = reader.integer(doc["hand_limit"], "hand_limit", 1, MAX_HANDS)
     hands, hand_problems = read_hands(rules, doc.get("hands"))
     problems = reader.problems + hand_problems
     if any(problem.severity == "error" for problem in problems) or hands is None:
@@ -126,6 +130,7 @@ def read_match(document: object) -> tuple[Match | None, list[Problem]]:
         played_on=played_on or "",
         notes=notes or "",
         abandoned=bool(abandoned),
+        hand_limit=hand_limit,
         warnings=tuple(problems),
     )
     after_end = hands_after_end(match)
@@ -269,6 +274,8 @@ def match_to_document(match: Match) -> dict[str, Any]:
         if getattr(match, key):
             document[key] = getattr(match, key)
     document["abandoned"] = match.abandoned
+    if match.hand_limit is not None:
+        document["hand_limit"] = match.hand_limit
     return document
 
 

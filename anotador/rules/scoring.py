@@ -72,6 +72,13 @@ def score_hand(rules: Rules, hand: HandInput) -> list[dict[str, int]]:
     return [side_breakdown(rules, hand, index) for index in range(len(hand.sides))]
 
 
+def leader(totals: Sequence[int]) -> int | None:
+    """The side with the highest total; None when two or more share it."""
+    top = max(totals)
+    leaders = [index for index, total in enumerate(totals) if total == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
 def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
     """(finished, winner) after a complete hand: once a side reaches the target the highest
     total wins; a tie at the top plays another hand or is shared, by the match's tie policy."""
@@ -130,6 +137,8 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
     adjustment = variant.name_of(Role.ADJUSTMENT)
     bounds, minimums = rules.brackets or ((), ())  # opening_minimum, inlined below
     target = rules.target
+    # Played to a number of hands: the hand that makes them ends the game (index limit - 1).
+    last = match.hand_limit - 1 if match.hand_limit is not None else -1
     append = hands.append
     # What the named tuples' generated ``__new__`` does, without its Python frame.
     new = tuple.__new__
@@ -159,6 +168,10 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
                     finished, winner = game_result(rules, totals)
                     if finished:
                         ended_at = index
+                if ended_at is None and index == last:
+                    # The round's hands are played: the highest total wins, a tie is shared
+                    # (no hand is added to a round of a fixed number).
+                    finished, winner, ended_at = True, leader(totals), index
     ranked = sorted(totals, reverse=True)
     result = MatchScore(
         hands=tuple(hands),

@@ -54,6 +54,11 @@ def document_of(
         document["title"] = row.title
     if row.notes:
         document["notes"] = row.notes
+    # A tournament's table: the engine ends it after them. (The rows of a migration older
+    # than the column have none.)
+    hand_limit = getattr(row, "hand_limit", None)
+    if hand_limit is not None:
+        document["hand_limit"] = hand_limit
     return document
 
 
@@ -125,7 +130,7 @@ def summary(
     When ``game`` is the stored match with one more hand, its sides' stored figures (of the
     version before) only take that hand."""
     earlier = figures_before_last_hand(match, game, version - 1)
-    status = status_of(score, match.abandoned, match.hand_limit)
+    status = status_of(score, match.abandoned)
     return Summary(
         totals=list(score.totals),
         winner=score.winner,
@@ -136,12 +141,11 @@ def summary(
     )
 
 
-def status_of(score: rules.MatchScore, abandoned: bool, hand_limit: int | None) -> str:
-    """``Match.status``: finished when the game is over (a side reached the target, or the
-    match is played to ``hand_limit`` hands, a tournament's round, and has them all), else
-    abandoned or ongoing."""
-    over = score.finished or (hand_limit is not None and len(score.hands) >= hand_limit)
-    return "finished" if over else "abandoned" if abandoned else "ongoing"
+def status_of(score: rules.MatchScore, abandoned: bool) -> str:
+    """``Match.status``: finished when the game is over (a side reached the target, or a
+    match played to a number of hands, a tournament's round, has them all: its file's
+    ``hand_limit``), else abandoned or ongoing."""
+    return "finished" if score.finished else "abandoned" if abandoned else "ongoing"
 
 
 def refresh_summary(

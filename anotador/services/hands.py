@@ -189,11 +189,6 @@ def save_hands(
     (from the reading), ``apply`` writes them; ``change`` names the change for
     :data:`anotador.storage.signals.match_changed`, sent once it is committed."""
     game, score, problems = reading
-    limit = match.hand_limit
-    if game is not None and limit is not None and len(game.hands) > limit:
-        # Played to a number of hands (a tournament's round): the game ended after them.
-        problems = [*problems, rules.Problem(f"hands[{limit}]", "after_game_end")]
-        game = None
     if game is None or score is None:
         return Outcome(problems=hand_problems(problems, number))
     inputs = tuple(inputs_after(game))

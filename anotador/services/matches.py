@@ -120,6 +120,7 @@ def create_match(
             datetime.date.fromisoformat(game.played_on) if game.played_on else datetime.date.today()
         ),
         abandoned=game.abandoned,
+        hand_limit=game.hand_limit,
         first_dealer=first_dealer,
         totals=list(game.start_scores),
         owner_id=owner_id,
@@ -194,6 +195,7 @@ def rematch(match: Match) -> Match:
     document = match_document(match, hands=[])
     document.pop("title", None)
     document.pop("notes", None)
+    document.pop("hand_limit", None)  # a rematch of a tournament's table is a game of its own
     document.update(
         played_on=datetime.date.today().isoformat(),
         abandoned=False,

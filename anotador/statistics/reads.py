@@ -134,6 +134,7 @@ SUMMARY_COLUMNS = (
     Match.status,
     Match.winner,
     Match.totals,
+    Match.hand_limit,
 )
 #: The most matches whose sides one statement reads (their ids are its parameters).
 READ_AT_ONCE = 500

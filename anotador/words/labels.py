@@ -85,6 +85,7 @@ WORDS: dict[str, dict[Any, Word]] = {
         "played_on": Word(N_("Date")),
         "notes": Word(N_("Notes")),
         "abandoned": Word(N_("Unfinished")),
+        "hand_limit": Word(N_("Hands per round")),
         "name": Word(N_("Name")),
         "players": Word(N_("Players")),
         "end": Word(N_("How the hand ended")),

@@ -5,7 +5,8 @@ Victory points, standings and draws are never computed here: the rows are turned
 tournament file of ``TOURNAMENTS.md`` (:func:`tournament_document`) and read by the same pure
 code as ``anotador tournament`` (``read_tournament``, ``standings``, ``next_round``). A table
 scored in the app is an ordinary match, created by the app's own use case with a table link;
-a round of a fixed number of hands gives it ``Match.hand_limit``, so it ends after them.
+a round of a fixed number of hands gives its match file a ``hand_limit``, so the engine ends it
+after them (on the server and on an offline phone alike).
 """
 
 from __future__ import annotations
@@ -285,7 +286,7 @@ def side_of(pair: TournamentPair) -> dict[str, Any]:
 def table_match(tournament: Tournament, round_row: Round, table: RoundTable) -> Match:
     """The match a table plays: an ordinary match of the director's, with its table link."""
     assert table.ew_pair is not None
-    document = {
+    document: dict[str, Any] = {
         "format": rules.MATCH_FORMAT,
         "variant": tournament.variant,
         "layout": tournament.layout,
@@ -295,9 +296,10 @@ def table_match(tournament: Tournament, round_row: Round, table: RoundTable) -> 
         "sides": [side_of(table.ns_pair), side_of(table.ew_pair)],
         "hands": [],
     }
+    if tournament.hands_per_round is not None:  # the engine ends the table after them
+        document["hand_limit"] = tournament.hands_per_round
     match, problems = create_match(document, owner_id=tournament.owner_id, commit=False)
     if match is None:  # the tournament's options were the engine's when it was made
         raise Refused("match_refused")
-    match.hand_limit = tournament.hands_per_round
     match.table_token = new_token()
     return match

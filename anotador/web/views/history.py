@@ -20,11 +20,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from anotador import backup
 from anotador import services
+from anotador import tournaments
 from anotador.rules import VARIANTS
+from anotador.rules import Problem
 from anotador.storage.models import STATUSES
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.extensions import csrf
+from anotador.words.i18n import problem_message
 from anotador.words.labels import problem_line
 
 bp = Blueprint("history", __name__)
@@ -165,7 +168,7 @@ def restore() -> tuple[str, int]:
     finally:
         upload.close()
     invalid = [
-        (number, [problem_line(problem) for problem in problems])
+        (number, [restore_problem_line(problem) for problem in problems])
         for number, problems in report.problems
     ]
     error, status = None, 200
@@ -177,6 +180,9 @@ def restore() -> tuple[str, int]:
             num=report.stopped_at,
         )
         status = 503
+    elif report.tournaments_refused:
+        error = _("Nothing was restored: the tournaments in the file are not valid.")
+        status = 422
     elif not report.created and not report.skipped:
         if report.invalid:
             error = _("Nothing was restored: the file holds no valid match.")
@@ -198,9 +204,23 @@ def restore() -> tuple[str, int]:
             ),
             ngettext("%(num)d invalid", "%(num)d invalid", report.invalid),
             *(
+                [ngettext("%(num)d tournament restored", "%(num)d tournaments restored", n)]
+                if (n := report.tournaments)
+                else []
+            ),
+            *(
                 []
                 if report.single
                 else [ngettext("%(num)d batch saved", "%(num)d batches saved", report.batches)]
             ),
         ],
     ), status
+
+
+def restore_problem_line(problem: Problem) -> str:
+    """A problem of the restore itself (a line too long to read), of a tournament line
+    (located by its JSON path: $.pairs[2].players) or of a match line (by the engine's)."""
+    if isinstance(problem, backup.RestoreProblem | tournaments.Problem):
+        text = problem_message(problem)
+        return text if problem.path == "$" else f"{problem.path}: {text}"
+    return problem_line(problem)
