@@ -21,6 +21,7 @@ MODULES = [
     "benchmarks.server_pages",
     "benchmarks.slow_clients",
     "benchmarks.tournament_draw",
+    "benchmarks.tournament_pages",
     "benchmarks.ratings",
 ]
 
