@@ -14,6 +14,7 @@ it is the one read before (else it may show a newer state than its key says).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from collections.abc import Hashable
 from typing import Any
@@ -75,6 +76,15 @@ STATE = sa.select(
 )
 BY_ID = STATE.where(Tournament.id == sa.bindparam("tournament_id"))
 BY_TOKEN = STATE.where(Tournament.spectator_token == sa.bindparam("token"))
+#: What a board's poll reads (200 boards ask once a second each): the owner, the status and
+#: the two numbers of :func:`live`, no names.
+LIVE = sa.select(Tournament.owner_id, Tournament.status, Tournament.version, TABLES.label("tables"))
+LIVE_BY_ID = LIVE.where(Tournament.id == sa.bindparam("tournament_id"))
+LIVE_BY_TOKEN = LIVE.where(Tournament.spectator_token == sa.bindparam("token"))
+#: A part is rendered by one thread of the process at a time (per stripe of keys): when a
+#: table finishes, every board asks for the new standings at once, and threads rendering
+#: the same part side by side would each take as long as all of them.
+RENDERING = tuple(threading.Lock() for _ in range(16))
 
 
 def state_of(tournament_id: int | None, token: str | None = None) -> Any:
@@ -83,6 +93,13 @@ def state_of(tournament_id: int | None, token: str | None = None) -> Any:
     if tournament_id is not None:
         return db.session.execute(BY_ID, {"tournament_id": tournament_id}).first()
     return db.session.execute(BY_TOKEN, {"token": token}).first()
+
+
+def live_of(tournament_id: int | None, token: str | None = None) -> Any:
+    """As :func:`state_of`, only what a board's poll needs (a row of :data:`LIVE`)."""
+    if tournament_id is not None:
+        return db.session.execute(LIVE_BY_ID, {"tournament_id": tournament_id}).first()
+    return db.session.execute(LIVE_BY_TOKEN, {"token": token}).first()
 
 
 def live(state: Any) -> int:
@@ -99,7 +116,10 @@ def part(state: Any, view: tuple[Hashable, ...], make: Callable[[], str]) -> Mar
     key = (db.engine.url.render_as_string(), tuple(state), *view)
     found = cache.get(key)
     if found is None:
-        found = Markup(make())
-        if tuple(state_of(state.id) or ()) == tuple(state):
-            cache.put(key, found)
+        with RENDERING[hash(key) % len(RENDERING)]:
+            found = cache.get(key)  # rendered meanwhile by another thread
+            if found is None:
+                found = Markup(make())
+                if tuple(state_of(state.id) or ()) == tuple(state):
+                    cache.put(key, found)
     return found

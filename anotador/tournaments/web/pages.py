@@ -241,7 +241,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
             checked = None if token is None else inputs.link_token(token)
         except inputs.BadInput:
             abort(404)
-        state = kept.state_of(tournament_id, checked)
+        state = kept.live_of(tournament_id, checked)
         if state is None or (tournament_id is not None and state.owner_id != access.user_id()):
             abort(404)
         current = kept.live(state)
