@@ -22,6 +22,7 @@ MODULES = [
     "benchmarks.slow_clients",
     "benchmarks.tournament_draw",
     "benchmarks.tournament_pages",
+    "benchmarks.tournament_board",
     "benchmarks.ratings",
 ]
 
