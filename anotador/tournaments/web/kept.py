@@ -37,7 +37,7 @@ from anotador.web.extensions import db
 #: corrected or deleted anywhere raises it).
 PER_MATCH = 2**32
 TABLES = (
-    sa.select(sa.func.coalesce(sa.func.sum(Match.version + PER_MATCH), 0))
+    sa.select(sa.func.coalesce(sa.func.sum(sa.cast(Match.version, sa.BigInteger) + PER_MATCH), 0))
     .select_from(RoundTable)
     .join(Round, Round.id == RoundTable.round_id)
     .join(Match, Match.id == RoundTable.match_id)
