@@ -45,22 +45,22 @@ TABLES = (
     .correlate(Tournament)
     .scalar_subquery()
 )
-#: The names of the tournament's pairs' players in one text: any player renamed changes it
-#: (a stored name never holds the separator, a control character).
-NAMES = (
-    sa.select(sa.func.aggregate_strings(Player.name, "\x1f"))
-    .select_from(TournamentPair)
-    .join(
-        Player,
-        sa.or_(
-            Player.id == TournamentPair.first_player_id,
-            Player.id == TournamentPair.second_player_id,
-        ),
+
+
+def names(seat: Any) -> Any:
+    """The names of the tournament's pairs' first (or second) players in one text: any
+    player renamed changes it (a stored name never holds the separator, a control
+    character). One player per pair, found by its key: a join on either player at once
+    would compare every pair with every player of the registry."""
+    return (
+        sa.select(sa.func.aggregate_strings(Player.name, "\x1f"))
+        .select_from(TournamentPair)
+        .join(Player, Player.id == seat)
+        .where(TournamentPair.tournament_id == Tournament.id)
+        .correlate(Tournament)
+        .scalar_subquery()
     )
-    .where(TournamentPair.tournament_id == Tournament.id)
-    .correlate(Tournament)
-    .scalar_subquery()
-)
+
 
 #: A tournament's row (the columns a page's frame shows, its owner) and its state; built
 #: once (building a statement costs more than running it).
@@ -72,7 +72,8 @@ STATE = sa.select(
     Tournament.spectator_token,
     Tournament.version,
     TABLES.label("tables"),
-    NAMES.label("names"),
+    names(TournamentPair.first_player_id).label("first_names"),
+    names(TournamentPair.second_player_id).label("second_names"),
 )
 BY_ID = STATE.where(Tournament.id == sa.bindparam("tournament_id"))
 BY_TOKEN = STATE.where(Tournament.spectator_token == sa.bindparam("token"))
