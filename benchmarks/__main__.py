@@ -21,6 +21,8 @@ MODULES = [
     "benchmarks.server_pages",
     "benchmarks.slow_clients",
     "benchmarks.tournament_draw",
+    "benchmarks.tournament_pages",
+    "benchmarks.tournament_board",
     "benchmarks.ratings",
 ]
 

@@ -19,6 +19,7 @@ from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import play_round
 
+from anotador import services
 from anotador import tournaments
 from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Tournament
@@ -222,3 +223,42 @@ def test_a_manual_round_seats_only_the_directors_tables_the_rest_have_a_bye(
         {"table": 1, "ns": "3", "ew": "2", "mp": [900, 100], "vp": [16, 4]},
         {"bye": "1", "vp": 12},
     ]
+
+
+def rounds_of(client: FlaskClient, tournament_id: int, pair_id: int) -> list[list[str]]:
+    """The rows of a pair's page, each as its cells' words."""
+    page = client.get(f"/torneos/{tournament_id}/parejas/{pair_id}", headers=ENGLISH)
+    assert page.status_code == 200
+    rows = re.findall(r"<tr><td>.*?</tr>", page.get_data(as_text=True), re.S)
+    return [re.sub(r"<[^>]+>|\s+", " ", row).split() for row in rows]
+
+
+def test_a_pairs_page_lists_every_round_it_is_in_the_one_being_played_too(
+    app: Flask, client: FlaskClient
+):
+    tournament_id = worked_example(client, app)
+    ids = pair_ids(app, tournament_id)
+    # Round 3 drawn (§6: C–E at table 1, A–B at table 2, the bye to D), not started yet.
+    client.post(f"/torneos/{tournament_id}/rondas")
+    carla = rounds_of(client, tournament_id, ids["Carla"])
+    assert carla[:2] == [
+        ["1", "2", "(NS)", "4.", "Dario", "–", "Diego", "1,105", "1,045", "11"],
+        ["2", "1", "(EW)", "1.", "Ana", "–", "Alba", "1,180", "780", "14"],
+    ]
+    assert carla[2] == ["3", "1", "(NS)", "5.", "Elsa", "–", "Eva", "not", "started"]
+    assert rounds_of(client, tournament_id, ids["Dario"])[2] == ["3", "Bye"]
+    # Started: a table whose phones saved a hand is being played; the bye has its VP.
+    assert client.post(f"/torneos/{tournament_id}/rondas/3/empezar").status_code == 303
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        match = tournament.round_rows[2].tables[0].match
+        assert match is not None
+        played = {"end": "stock_out", "sides": [{"table_points": 300}, {"table_points": 150}]}
+        assert services.hands.record_hand(match, played, match.version, None).ok
+    assert rounds_of(client, tournament_id, ids["Carla"])[2][-1] == "playing"
+    assert rounds_of(client, tournament_id, ids["Elsa"])[2] == [
+        "3", "1", "(EW)", "3.", "Carla", "–", "Cecilia", "playing",
+    ]  # fmt: skip
+    assert rounds_of(client, tournament_id, ids["Ana"])[2][-2:] == ["not", "started"]
+    assert rounds_of(client, tournament_id, ids["Dario"])[2] == ["3", "Bye", "12"]

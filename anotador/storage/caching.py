@@ -17,7 +17,9 @@ worker's memory:
 - ``lists`` and ``rows``: the home page's and the history's lists of matches, and their rows
   (:mod:`anotador.web.rows`);
 - ``fragments``: pieces of many pages, per language and mount point (the head's links, a
-  live page's words: ``templating.shared_fragment``).
+  live page's words: ``templating.shared_fragment``);
+- ``tournaments``: the rendered parts of a tournament's pages (its standings, a round's live
+  view: ``tournaments.web.kept``), keyed on the tournament's state read in one statement.
 
 Whatever is derived from a match is keyed on :func:`match_key` (database, id,
 ``Match.version``, bumped by every write, and ``Match.content_hash``, rewritten with every
@@ -137,6 +139,10 @@ ROWS_MAX_BYTES = 4 * MB
 #: header one per account and page address too: about 1 KB each).
 FRAGMENTS_KEPT = 1024
 FRAGMENTS_MAX_BYTES = 4 * MB
+#: Rendered parts of tournament pages kept (one per tournament state, page, language and
+#: mount point: some 60 KB each for 80 pairs after 6 rounds).
+TOURNAMENTS_KEPT = 128
+TOURNAMENTS_MAX_BYTES = 8 * MB
 #: What a kept score weighs: its reading, score and stored inputs, per hand and in all.
 SCORE_BYTES_PER_HAND = 3 * 1024
 SCORE_BYTES = 4 * 1024
@@ -169,6 +175,7 @@ class Caches:
     lists: Cache[Markup]
     rows: Cache[Markup]
     fragments: Cache[Markup]
+    tournaments: Cache[Markup]
 
     def __init__(self, backend: Callable[..., Cache[Any]] = LRU) -> None:
         self.scores = backend(SCORES_KEPT, max_bytes=SCORES_MAX_BYTES, weigh=score_weight)
@@ -179,6 +186,7 @@ class Caches:
         self.lists = backend(LISTS_KEPT, max_bytes=LISTS_MAX_BYTES)
         self.rows = backend(ROWS_KEPT, max_bytes=ROWS_MAX_BYTES)
         self.fragments = backend(FRAGMENTS_KEPT, max_bytes=FRAGMENTS_MAX_BYTES)
+        self.tournaments = backend(TOURNAMENTS_KEPT, max_bytes=TOURNAMENTS_MAX_BYTES)
 
     def clear(self) -> None:
         """Forget everything (as after a restart); never needed for correctness."""

@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Blueprint
 from flask import Response
 from flask import abort
@@ -21,17 +20,17 @@ from flask import request
 from flask import url_for
 
 from anotador.backup import csv_cell
-from anotador.storage.models import Match
 from anotador.tournaments.web import draws
+from anotador.tournaments.web import kept
 from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json
 from anotador.web.extensions import db
+from anotador.words import i18n
 
 Owned = Callable[[int], Tournament]
 
@@ -125,32 +124,32 @@ def computed_of(tournament: Tournament) -> dict[str, Any]:
     return draws.standings_document(service.tournament_document(tournament))
 
 
-#: The sum of a tournament's tables' match versions (every hand saved anywhere bumps one).
-TABLES_VERSION = (
-    sa.select(sa.func.coalesce(sa.func.sum(Match.version), 0))
-    .select_from(RoundTable)
-    .join(Round, Round.id == RoundTable.round_id)
-    .join(Match, Match.id == RoundTable.match_id)
-    .where(Round.tournament_id == Tournament.id)
-    .correlate(Tournament)
-    .scalar_subquery()
-)
-
-
-def live_state(tournament_id: int | None, token: str | None) -> Any:
-    """The row a board's poll needs (its owner, status and live version: a number that
-    changes whenever the standings may, the director's changes and every change to a table's
-    match), by id or by spectator link, in one statement; None when there is none."""
-    statement = sa.select(
-        Tournament.owner_id,
-        Tournament.status,
-        (Tournament.version * 1_000_003 + TABLES_VERSION).label("live"),
-    )
+def viewed_state(tournament_id: int | None, token: str | None) -> Any:
+    """The state (:func:`kept.state_of`) of the director's tournament by id (signed in), or
+    of anyone's by its spectator link, without reading the tournament itself; else a 404."""
     if tournament_id is not None:
-        statement = statement.where(Tournament.id == tournament_id)
-    else:
-        statement = statement.where(Tournament.spectator_token == token)
-    return db.session.execute(statement).first()
+        if access.signed_in() is None:
+            access.refuse()
+        state = kept.state_of(tournament_id)
+        if state is None or state.owner_id != access.user_id():
+            abort(404)
+        return state
+    try:
+        checked = inputs.link_token(token)
+    except inputs.BadInput:
+        abort(404)
+    state = kept.state_of(None, checked)
+    if state is None:
+        abort(404)
+    return state
+
+
+def whole(state: Any) -> Tournament:
+    """The tournament of ``state``, every row of it (it may have been deleted since)."""
+    tournament = db.session.get(Tournament, state.id)
+    if tournament is None:
+        abort(404)
+    return tournament
 
 
 def find_viewed(owned: Owned, tournament_id: int | None, token: str | None) -> Tournament:
@@ -184,7 +183,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
     def route(path: str, endpoint: str, view: Callable[..., Any]) -> None:
         add_route(bp, path, endpoint, view)
 
-    def addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
+    def addresses(tournament: Any, token: str | None) -> dict[str, str]:
         where = {"token": token} if token else {"tournament_id": tournament.id}
         suffix = "_shared" if token else ""
         names = ("standings", "board", "version", "standings_csv", "standings_json")
@@ -192,33 +191,46 @@ def register(bp: Blueprint, owned: Owned) -> None:
         return {name: url_for(f"tournaments.{name}{suffix}", **where) for name in (*names, *more)}
 
     def standings(tournament_id: int | None = None, token: str | None = None) -> Any:
-        tournament = viewed(tournament_id, token)
-        computed = computed_of(tournament)
+        state = viewed_state(tournament_id, token)
+
+        def content() -> str:
+            tournament = whole(state)
+            computed = computed_of(tournament)
+            return render(
+                "tournaments/_standings_page.html",
+                tournament=tournament,
+                rows=standings_rows(computed, tournament),
+                results=result_rows(computed, tournament),
+                urls=addresses(tournament, token),
+                pair_urls=pair_addresses(tournament, token),
+                director=token is None,
+            )
+
+        view = ("standings", i18n.locale_name(), request.script_root, token)
         return render(
-            "tournaments/standings.html",
-            tournament=tournament,
-            rows=standings_rows(computed, tournament),
-            results=result_rows(computed, tournament),
-            urls=addresses(tournament, token),
-            pair_urls=pair_addresses(tournament, token),
-            director=token is None,
+            "tournaments/standings.html", tournament=state, content=kept.part(state, view, content)
         )
 
     def board(tournament_id: int | None = None, token: str | None = None) -> Any:
-        tournament = viewed(tournament_id, token)
-        urls = addresses(tournament, token)
+        state = viewed_state(tournament_id, token)
+        urls = addresses(state, token)
         live = {
             "url": urls["version"],
-            "version": int(live_state(tournament.id, None).live),
+            "version": kept.live(state),
             "hands": 0,
             "number": None,
             "planilla": urls["board"],
         }
+
+        def content() -> str:
+            tournament = whole(state)
+            rows = standings_rows(computed_of(tournament), tournament)
+            return render("tournaments/_standings_table.html", rows=rows, pair_urls=None)
+
+        view = ("board", i18n.locale_name(), request.script_root)
+        standings_table = kept.part(state, view, content)
         return render(
-            "tournaments/board.html",
-            tournament=tournament,
-            rows=standings_rows(computed_of(tournament), tournament),
-            live=live,
+            "tournaments/board.html", tournament=state, standings=standings_table, live=live
         )
 
     @answers_json
@@ -229,10 +241,10 @@ def register(bp: Blueprint, owned: Owned) -> None:
             checked = None if token is None else inputs.link_token(token)
         except inputs.BadInput:
             abort(404)
-        state = live_state(tournament_id, checked)
+        state = kept.live_of(tournament_id, checked)
         if state is None or (tournament_id is not None and state.owner_id != access.user_id()):
             abort(404)
-        current = int(state.live)
+        current = kept.live(state)
         etag = f"v{current}"
         if request.if_none_match.contains_weak(etag):
             response = Response(status=304, mimetype="application/json")

@@ -1,4 +1,5 @@
-"""A pair's own page (its tables round by round, its place) and the printable standings and
+"""A pair's own page (every round it is in: its results, its table of the round being
+played, its byes; its place) and the printable standings and
 round results (PDF through :func:`anotador.sheets.render.render_pages`), by id for the
 director and by the spectator link for everyone else. Every number is the pure code's
 (:func:`pages.computed_of`, the standings ``anotador tournament standings`` prints): these
@@ -15,7 +16,9 @@ from flask import url_for
 
 from anotador.sheets.render import render_pages
 from anotador.tournaments.web import pages
+from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
 from anotador.words import i18n
@@ -42,6 +45,37 @@ def pair_rows(computed: dict[str, Any], key: str) -> list[dict[str, Any]]:
                         "vp": entry["vp"][ours],
                     }
                 )
+    return rows
+
+
+def pair_rounds(
+    tournament: Tournament, computed: dict[str, Any], pair: TournamentPair
+) -> list[dict[str, Any]]:
+    """Every round pair ``pair`` is in: its result (:func:`pair_rows`) once it has one, else
+    its seat as drawn (``state``: ``not_started`` or ``playing``; a bye: ``bye``), with its
+    opponent's id. A round the pair is absent from (it joined later, or had withdrawn) is
+    not listed."""
+    results = {row["round"]: row for row in pair_rows(computed, pair.key)}
+    rows = []
+    for round_row in tournament.round_rows:
+        number = round_row.number
+        table = next((t for t in round_row.tables if pair.id in (t.ns_pair_id, t.ew_pair_id)), None)
+        if number in results:
+            rows.append(results[number])
+        elif table is not None and table.is_bye:
+            rows.append({"round": number, "bye": True, "vp": None})
+        elif table is not None and table.ew_pair is not None:
+            ours = table.ns_pair_id == pair.id
+            drawn = round_row.status == "drawn"
+            rows.append(
+                {
+                    "round": number,
+                    "table": table.number,
+                    "seat": "NS" if ours else "EW",
+                    "opponent": (table.ew_pair if ours else table.ns_pair).key,
+                    "state": "not_started" if drawn else service.table_state(table),
+                }
+            )
     return rows
 
 
@@ -79,7 +113,7 @@ def register(bp: Blueprint, owned: pages.Owned) -> None:
             tournament=tournament,
             pair=pair,
             standing=standing,
-            rows=pair_rows(computed, pair.key),
+            rows=pair_rounds(tournament, computed, pair),
             names=pages.labels_of(tournament),
             pair_urls=pages.pair_addresses(tournament, token),
             standings_url=standings_url,

@@ -18,9 +18,12 @@ from flask import redirect
 from flask import request
 from flask import url_for
 from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
 from anotador.tournaments.web import rounds
@@ -218,19 +221,38 @@ def draw(tournament_id: int) -> Any:
     )
 
 
-@bp.get("/<id:tournament_id>/rondas/<id:number>")
-@access.account_required
-def round_page(tournament_id: int, number: int) -> Any:
-    tournament = owned(tournament_id)
-    round_row = round_of(tournament, number)
+#: Where a kept live view's forms take the request's CSRF token: the view is kept for every
+#: browser of the director's, a token is one session's (and ages).
+CSRF_SLOT = "csrf-slot"
+
+
+def round_content(tournament: Tournament, round_row: Round, csrf: str, **form: Any) -> str:
+    """The live view of a round: its tables and what the director can do with them
+    (``form``: a result written by hand that was refused, its table and its problems)."""
     return render(
-        "tournaments/round.html",
+        "tournaments/_round_page.html",
         tournament=tournament,
         round=round_row,
         tables=pages.table_rows(round_row),
-        confirm=ConfirmForm(formdata=None),
-        result_form=ResultForm(formdata=None),
+        result_form=form.pop("result_form", None) or ResultForm(formdata=None),
+        csrf=csrf,
+        **form,
     )
+
+
+@bp.get("/<id:tournament_id>/rondas/<id:number>")
+@access.account_required
+def round_page(tournament_id: int, number: int) -> Any:
+    """The director's live view of a round, kept under the tournament's state."""
+    state = pages.viewed_state(tournament_id, None)
+
+    def content() -> str:
+        tournament = pages.whole(state)
+        return round_content(tournament, round_of(tournament, number), CSRF_SLOT)
+
+    view = ("round", number, i18n.locale_name(), request.script_root, request.host_url)
+    page = kept.part(state, view, content).replace(CSRF_SLOT, generate_csrf())
+    return render("tournaments/round.html", tournament=state, number=number, content=page)
 
 
 @bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
@@ -341,15 +363,19 @@ def result(tournament_id: int, table_id: int) -> Any:
         return back
     mp, errors = form.points()
     if errors:
+        content = Markup(
+            round_content(
+                tournament,
+                table.round,
+                generate_csrf(),
+                result_form=form,
+                result_table=table.id,
+                result_errors=list(errors.values()),
+            )
+        )
+        number = table.round.number
         page = render(
-            "tournaments/round.html",
-            tournament=tournament,
-            round=table.round,
-            tables=pages.table_rows(table.round),
-            confirm=ConfirmForm(formdata=None),
-            result_form=form,
-            result_table=table.id,
-            result_errors=list(errors.values()),
+            "tournaments/round.html", tournament=tournament, number=number, content=content
         )
         return page, 422
     try:
