@@ -15,6 +15,7 @@ from anotador.ratings import store
 from anotador.ratings.compute import Standing
 from anotador.ratings.models import PlayerRating
 from anotador.ratings.models import RatingStep
+from anotador.ratings.models import RatingsVersion
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
@@ -52,6 +53,19 @@ def change(mu_before: float, sigma_before: float, mu: float, sigma: float) -> in
 def in_order(rows: Iterable[Rated]) -> list[Rated]:
     """Highest mu − 3σ first, ties by the folded name (docs/ratings.md)."""
     return sorted(rows, key=lambda r: (-(r.standing.mu - 3 * r.standing.sigma), name_key(r.name)))
+
+
+def version(owner_id: int | None) -> int | None:
+    """The account's ratings version (:func:`anotador.ratings.store.touch`): 0 before its
+    first change; None for the rows from before accounts (not kept)."""
+    if owner_id is None:
+        return None
+    return (
+        db.session.scalar(
+            sa.select(RatingsVersion.version).where(RatingsVersion.owner_id == owner_id)
+        )
+        or 0
+    )
 
 
 def leaderboard(owner_id: int | None, variant: str = "") -> list[Rated]:
