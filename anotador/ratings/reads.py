@@ -60,12 +60,14 @@ def version(owner_id: int | None) -> int | None:
     first change; None for the rows from before accounts (not kept)."""
     if owner_id is None:
         return None
-    return (
-        db.session.scalar(
-            sa.select(RatingsVersion.version).where(RatingsVersion.owner_id == owner_id)
-        )
-        or 0
-    )
+    found = db.session.connection().execute(VERSION, {"owner": owner_id}).scalar()
+    return found or 0
+
+
+#: Read with every ratings page: built once, run past the ORM.
+VERSION = sa.select(RatingsVersion.__table__.c.version).where(
+    RatingsVersion.__table__.c.owner_id == sa.bindparam("owner", type_=sa.Integer)
+)
 
 
 def leaderboard(owner_id: int | None, variant: str = "") -> list[Rated]:
