@@ -120,3 +120,45 @@ def test_the_pages_are_kept_per_language(app: Flask, client: FlaskClient) -> Non
     assert "Puesto 1 de 2" in pages.shown()[1]
     client.get("/idioma/en")
     assert "Place 1 of 2" in pages.shown()[1]
+
+
+def seat_rating(shown: str) -> str:
+    return f'<span class="seat-rating"><span class="visually-hidden">Puntaje</span> {shown}</span>'
+
+
+def test_the_planilla_shows_the_ratings_during_play_and_follows_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"))
+    # One hand of 200 against 100 towards 5000: in play.
+    playing = create_stored_match(
+        app, {**finished("2p", [["Ana"], ["Beto"]], "2026-05-02"), "start_scores": [0, 0]}
+    )
+    page = client.get(f"/partidas/{playing}").get_data(as_text=True)
+    assert f"Ana {seat_rating(344)}" in page
+    assert "Chance de ganar" not in page  # only before the first hand
+
+    # Another match moves Ana's rating: the kept planilla is not shown again.
+    create_stored_match(app, finished("2p", [["Ana"], ["Caro"]], "2026-05-03", 1))
+    page = client.get(f"/partidas/{playing}").get_data(as_text=True)
+    assert f"Ana {seat_rating(344)}" not in page
+    caches(app).clear()
+    assert client.get(f"/partidas/{playing}").get_data(as_text=True) == page
+
+
+def test_only_the_owner_sees_the_ratings_on_the_planilla(app: Flask, client: FlaskClient) -> None:
+    create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"))
+    playing = create_stored_match(
+        app, {**finished("2p", [["Ana"], ["Beto"]], "2026-05-02"), "start_scores": [0, 0]}
+    )
+    with app.app_context():
+        match = services.queries.load_match(playing)
+        assert match is not None
+        token = services.sharing.set_link(match, "spectator", True)
+    assert "seat-rating" in client.get(f"/partidas/{playing}").get_data(as_text=True)
+    spectator = app.test_client()
+    assert spectator.get(f"/enlace/{token}").status_code == 303
+    page = spectator.get(f"/partidas/{playing}")
+    assert page.status_code == 200
+    assert "Ana" in page.get_data(as_text=True)
+    assert "seat-rating" not in page.get_data(as_text=True)

@@ -218,11 +218,12 @@ def rated_accounts() -> list[int | None]:
 
 def adopt(owner_id: int) -> None:
     """The ratings from before accounts become the first account's, with its matches."""
+    adopted = 0
     for table in (RatingStep.__table__, PlayerRating.__table__):
-        db.session.execute(
-            table.update().where(table.c.owner_id.is_(None)).values(owner_id=owner_id)
-        )
-    touch(owner_id)
+        update = table.update().where(table.c.owner_id.is_(None)).values(owner_id=owner_id)
+        adopted += cast(sa.CursorResult[Any], db.session.execute(update)).rowcount
+    if adopted:  # an account without ratings keeps version 0 (nothing to read)
+        touch(owner_id)
 
 
 def match_changed(match: Match) -> None:

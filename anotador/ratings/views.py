@@ -51,7 +51,7 @@ def index() -> tuple[str, int]:
             )
         )
 
-    key = kept_key(owner_id, "board", variant, tuple(sorted(club_points.items())))
+    key = kept_key("board", variant, tuple(sorted(club_points.items())))
     page = render_template(
         "ratings/index.html",
         board=Markup() if errors else kept(caches().sections, key, board),
@@ -62,14 +62,14 @@ def index() -> tuple[str, int]:
     return page, 400 if errors else 200
 
 
-def kept_key(owner_id: int | None, *view: Hashable) -> tuple[Hashable, ...] | None:
-    """The key of what a ratings page draws from the account's ratings and names (its
-    ratings version, :func:`anotador.ratings.store.touch`) and ``view``, in the page's
-    language and mount point; None (not kept) for the ratings from before accounts."""
-    version = reads.version(owner_id)
+def kept_key(*view: Hashable) -> tuple[Hashable, ...] | None:
+    """The key of what a ratings page draws from the signed-in account's ratings and names
+    (its ratings version, :func:`anotador.ratings.store.touch`) and ``view``, in the page's
+    language and mount point."""
+    version = access.ratings_version()
     if version is None:
         return None
-    place = (db.engine.url.render_as_string(), owner_id, version)
+    place = (db.engine.url.render_as_string(), access.user_id(), version)
     return ("ratings", *place, *view, locale_name(), request.script_root)
 
 
@@ -78,9 +78,7 @@ def player_rating(player_id: int) -> Markup:
     account's players): the rating is drawn once per ratings version."""
     owner_id = access.user_id()
     club_points = points_reads.points_by_player(owner_id).get(player_id, 0)
-    rating = kept(
-        caches().sections, kept_key(owner_id, "player", player_id), lambda: rating_of(player_id)
-    )
+    rating = kept(caches().sections, kept_key("player", player_id), lambda: rating_of(player_id))
     return Markup(render_template("ratings/_player.html", club_points=club_points, rating=rating))
 
 
@@ -128,9 +126,9 @@ def shown_row(
 
 
 def match_ratings(match_id: int) -> Markup:
-    """The ratings of the players at the table of a match before its first hand, with each
-    side's chance to win (openskill's prediction). Once hands are played the planilla reads
-    no more than its own statements."""
+    """Each side's chance to win (openskill's prediction) before the first hand of a match.
+    The ratings beside the players' names are the planilla's own (``views.matches.show``,
+    kept under the account's ratings version)."""
     sides = reads.table_of(match_id)
     if not any(sides):
         return Markup()

@@ -1,7 +1,7 @@
 """ratings version
 
 A counter per account that every change to its ratings (and to its players' names) bumps:
-the ratings pages keep what they draw under it. No row yet: nothing kept yet.
+the ratings pages keep what they draw under it. Every account with ratings starts at 1.
 
 Revision ID: a7c9e1b3d5f6
 Revises: f3b5d7e9a1c4
@@ -31,6 +31,11 @@ def upgrade():
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("owner_id", name=op.f("pk_ratings_version")),
+    )
+    # An account with ratings has a version (0 means none): what was rated before this.
+    op.execute(
+        "INSERT INTO ratings_version (owner_id, version) SELECT DISTINCT owner_id, 1"
+        " FROM player_rating WHERE owner_id IS NOT NULL"
     )
 
 
