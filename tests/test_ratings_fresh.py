@@ -123,7 +123,8 @@ def test_the_pages_are_kept_per_language(app: Flask, client: FlaskClient) -> Non
 
 
 def seat_rating(shown: str) -> str:
-    return f'<span class="seat-rating"><span class="visually-hidden">Puntaje</span> {shown}</span>'
+    hidden = '<span class="visually-hidden">Puntaje</span>'
+    return f'<span class="seat-rating"><span aria-hidden="true">·</span>{hidden} {shown}</span>'
 
 
 def test_the_planilla_shows_the_ratings_during_play_and_follows_them(
