@@ -9,7 +9,9 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
+from stored import create_account
 from stored import create_stored_match
+from stored import signed_in
 from test_ratings_pages import rows_of
 from test_ratings_store import MATCHES
 from test_ratings_store import finished
@@ -18,6 +20,8 @@ from test_ratings_store import match_id_on
 
 from anotador import services
 from anotador.storage.caching import caches
+from anotador.storage.models import User
+from anotador.web.extensions import db
 
 
 def rating_section(page: str) -> str:
@@ -163,3 +167,17 @@ def test_only_the_owner_sees_the_ratings_on_the_planilla(app: Flask, client: Fla
     assert page.status_code == 200
     assert "Ana" in page.get_data(as_text=True)
     assert "seat-rating" not in page.get_data(as_text=True)
+
+
+def test_a_new_account_never_sees_what_was_kept_for_a_deleted_one(app: Flask) -> None:
+    create_account(app, "Otra")
+    create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"), owner="Otra")
+    assert "Beto" in signed_in(app, "Otra").get("/ranking/").get_data(as_text=True)
+    with app.app_context():
+        gone = db.session.get(User, services.accounts.find_account("Otra").id)
+        services.accounts.remove_account(gone)
+    create_account(app, "Nueva")  # SQLite gives it the deleted account's id
+    create_stored_match(app, finished("2p", [["Caro"], ["Dani"]], "2026-05-01"), owner="Nueva")
+    page = signed_in(app, "Nueva").get("/ranking/").get_data(as_text=True)
+    assert "Dani" in page
+    assert "Beto" not in page

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import secrets
 from collections.abc import Hashable
 from collections.abc import Iterable
 from typing import Any
@@ -158,14 +159,21 @@ def touch(owner_id: int | None) -> None:
     pages show may change. The rows from before accounts have none (never kept)."""
     if owner_id is not None:
         connection = db.session.connection()
-        connection.execute(bump(connection.dialect.name), {"owner": owner_id})
+        # A first version is drawn at random: an account made with the id of a deleted one
+        # (SQLite reuses the highest) never meets the keys of what was kept for that one.
+        first = secrets.randbelow(FIRST_VERSIONS) + 1
+        connection.execute(bump(connection.dialect.name), {"owner": owner_id, "first": first})
+
+
+#: How many first versions there are to draw from (a version is a 32-bit integer).
+FIRST_VERSIONS = 2**30
 
 
 @functools.cache
 def bump(dialect: str) -> sa.Insert:
     table = RatingsVersion.__table__
     insert = (postgresql if dialect == "postgresql" else sqlite).insert(table)
-    insert = insert.values(owner_id=sa.bindparam("owner"), version=1)
+    insert = insert.values(owner_id=sa.bindparam("owner"), version=sa.bindparam("first"))
     return insert.on_conflict_do_update(
         index_elements=[table.c.owner_id], set_={"version": table.c.version + 1}
     )

@@ -1,7 +1,8 @@
 """ratings version
 
 A counter per account that every change to its ratings (and to its players' names) bumps:
-the ratings pages keep what they draw under it. Every account with ratings starts at 1.
+the ratings pages keep what they draw under it. Every account with ratings starts at 1
+(later first versions are drawn at random: ratings.store.touch).
 
 Revision ID: a7c9e1b3d5f6
 Revises: f3b5d7e9a1c4
