@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask.testing import FlaskCliRunner
@@ -126,6 +127,11 @@ def test_the_pages_are_kept_per_language(app: Flask, client: FlaskClient) -> Non
     assert "Place 1 of 2" in pages.shown()[1]
 
 
+def scoreboard(page: str) -> str:
+    """The planilla's totals with the names and their ratings."""
+    return page[page.index('<div class="scoreboard">') : page.index('<div class="sheet">')]
+
+
 def seat_rating(shown: str) -> str:
     hidden = '<span class="visually-hidden">Puntaje</span>'
     return f'<span class="seat-rating"><span aria-hidden="true">·</span>{hidden} {shown}</span>'
@@ -148,7 +154,8 @@ def test_the_planilla_shows_the_ratings_during_play_and_follows_them(
     page = client.get(f"/partidas/{playing}").get_data(as_text=True)
     assert f"Ana {seat_rating(344)}" not in page
     caches(app).clear()
-    assert client.get(f"/partidas/{playing}").get_data(as_text=True) == page
+    drawn = client.get(f"/partidas/{playing}").get_data(as_text=True)
+    assert scoreboard(drawn) == scoreboard(page)  # (the page's CSRF tokens are timed)
 
 
 def test_only_the_owner_sees_the_ratings_on_the_planilla(app: Flask, client: FlaskClient) -> None:
@@ -170,6 +177,9 @@ def test_only_the_owner_sees_the_ratings_on_the_planilla(app: Flask, client: Fla
 
 
 def test_a_new_account_never_sees_what_was_kept_for_a_deleted_one(app: Flask) -> None:
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("only SQLite gives a new row the id of a deleted one")
     create_account(app, "Otra")
     create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"), owner="Otra")
     assert "Beto" in signed_in(app, "Otra").get("/ranking/").get_data(as_text=True)
