@@ -114,11 +114,15 @@ def test_a_poll_is_one_small_statement_on_the_match_row(app: Flask, client: Flas
             assert spectator.get(url, headers=headers).status_code in (200, 304)
         assert len(statements) == 1, statements
         assert tables(statements[0]) == ["match"], statements
-    # The owner's session adds its account's light query (with its sign-in), nothing more.
+    # The owner's session adds its account's light query (with its sign-in and its ratings
+    # version, which the owner's planilla is kept under), nothing more.
     with count_statements(app) as statements:
         assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     assert len(statements) == 2, statements
-    assert [tables(statement) for statement in statements] == [["match"], ["account", "signed_in"]]
+    assert [tables(statement) for statement in statements] == [
+        ["match"],
+        ["account", "signed_in", "ratings_version"],
+    ]
 
 
 def test_the_planilla_and_the_hand_forms_say_what_they_show(app: Flask, client: FlaskClient):

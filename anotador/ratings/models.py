@@ -2,7 +2,8 @@
 as every change that moves them (``anotador.ratings.store``).
 
 ``RatingStep`` is what one counted match did to one player (the history); ``PlayerRating``
-is each player's latest step with the count of its matches (the leaderboard reads only it).
+is each player's latest step with the count of its matches (the leaderboard reads only it);
+``RatingsVersion`` counts an account's changes, the key of what its ratings pages keep.
 """
 
 from __future__ import annotations
@@ -71,3 +72,16 @@ class PlayerRating(Model):
     mu: Mapped[float] = mapped_column(sa.Double)
     sigma: Mapped[float] = mapped_column(sa.Double)
     matches: Mapped[int]
+
+
+class RatingsVersion(Model):
+    """A counter per account, bumped in the same transaction as every change to what its
+    ratings pages show (its ratings, its players' names): the pages' kept parts are keyed
+    on it, so a change is a new key and nothing stale is served (``storage/caching.py``)."""
+
+    __tablename__ = "ratings_version"
+
+    owner_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    version: Mapped[int]

@@ -37,10 +37,24 @@ def points_by_player(owner_id: int | None) -> dict[int, int]:
     """Every player of the account with club points: player id → points."""
     if owner_id is None:
         return {}
+    # Read with every ratings page, and most accounts have no finished tournament: their
+    # ids first, past the ORM.
+    ids = db.session.connection().execute(FINISHED, {"owner": owner_id}).scalars().all()
+    if not ids:
+        return {}
     finished = db.session.scalars(
-        sa.select(Tournament)
-        .where(Tournament.owner_id == owner_id, Tournament.status == "finished")
-        .order_by(Tournament.id)
+        sa.select(Tournament).where(Tournament.id.in_(ids)).order_by(Tournament.id)
     )
     total = club_points((placings(t) for t in finished), points_table())
     return {cast(int, player): points for player, points in total.items()}
+
+
+#: The ids of an account's finished tournaments, oldest first.
+FINISHED = (
+    sa.select(Tournament.__table__.c.id)
+    .where(
+        Tournament.__table__.c.owner_id == sa.bindparam("owner", type_=sa.Integer),
+        Tournament.__table__.c.status == "finished",
+    )
+    .order_by(Tournament.__table__.c.id)
+)

@@ -15,6 +15,7 @@ from anotador.ratings import store
 from anotador.ratings.compute import Standing
 from anotador.ratings.models import PlayerRating
 from anotador.ratings.models import RatingStep
+from anotador.ratings.models import RatingsVersion
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
@@ -52,6 +53,22 @@ def change(mu_before: float, sigma_before: float, mu: float, sigma: float) -> in
 def in_order(rows: Iterable[Rated]) -> list[Rated]:
     """Highest mu − 3σ first, ties by the folded name (docs/ratings.md)."""
     return sorted(rows, key=lambda r: (-(r.standing.mu - 3 * r.standing.sigma), name_key(r.name)))
+
+
+def version(owner_id: int | None) -> int | None:
+    """The account's ratings version (:func:`anotador.ratings.store.touch`): 0 before its
+    first change (and then it has no ratings); None for the rows from before accounts (not
+    kept)."""
+    if owner_id is None:
+        return None
+    found = db.session.connection().execute(VERSION, {"owner": owner_id}).scalar()
+    return found or 0
+
+
+#: Read with every ratings page: built once, run past the ORM.
+VERSION = sa.select(RatingsVersion.__table__.c.version).where(
+    RatingsVersion.__table__.c.owner_id == sa.bindparam("owner", type_=sa.Integer)
+)
 
 
 def leaderboard(owner_id: int | None, variant: str = "") -> list[Rated]:
@@ -144,6 +161,24 @@ def ratings_by_name(owner_id: int | None, names: Iterable[str]) -> dict[str, Sta
         .where(store.owned(Player.owner_id, owner_id), Player.name_key.in_(list(keys)))
     )
     return {keys[key]: Standing(mu, sigma, matches) for key, mu, sigma, matches in rows}
+
+
+def seated_ratings(match_id: int) -> dict[str, int]:
+    """The shown rating of each rated player at the table of a match, by name (one
+    statement)."""
+    rows = db.session.connection().execute(SEATED, {"match": match_id})
+    return {name: compute.shown(mu, sigma) for name, mu, sigma in rows}
+
+
+#: The rated players at a match's table (``match``), their names and ratings.
+SEATED = (
+    sa.select(Player.__table__.c.name, PlayerRating.__table__.c.mu, PlayerRating.__table__.c.sigma)
+    .select_from(Side.__table__)
+    .join(Seat.__table__, Seat.__table__.c.side_id == Side.__table__.c.id)
+    .join(Player.__table__, Player.__table__.c.id == Seat.__table__.c.player_id)
+    .join(PlayerRating.__table__, PlayerRating.__table__.c.player_id == Player.__table__.c.id)
+    .where(Side.__table__.c.match_id == sa.bindparam("match", type_=sa.Integer))
+)
 
 
 def table_of(match_id: int) -> list[list[tuple[str, Standing]]]:

@@ -3,13 +3,16 @@ finished, a finished match corrected, undone, imported or restored, players merg
 :func:`recompute_from` in its own transaction, before its commit. It deletes the account's
 steps from that match on and replays the counted matches from there, starting from each
 player's last step before it: the result is the computation from scratch
-(:func:`fresh`), which ``anotador check`` compares it with.
+(:func:`fresh`), which ``anotador check`` compares it with. Each of these changes, and a
+renamed player, also bumps the account's :class:`RatingsVersion` (:func:`touch`), the key of
+what the ratings pages keep.
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
+import secrets
 from collections.abc import Hashable
 from collections.abc import Iterable
 from typing import Any
@@ -24,6 +27,7 @@ from anotador.ratings.compute import Event
 from anotador.ratings.compute import Standing
 from anotador.ratings.models import PlayerRating
 from anotador.ratings.models import RatingStep
+from anotador.ratings.models import RatingsVersion
 from anotador.storage.models import Match
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
@@ -109,6 +113,7 @@ def recompute_from(owner_id: int | None, start: Start, changed: Match | None = N
     if owner_id is not None and connection.dialect.name != "sqlite":
         # One recomputation of an account at a time (SQLite's writes take turns already).
         connection.execute(sa.select(User.id).where(User.id == owner_id).with_for_update())
+    touch(owner_id)
     steps = RatingStep.__table__
     day, match_id = start
     where = {"owner": owner_id, "day": day, "match": match_id}
@@ -147,6 +152,31 @@ def delete_from(ownerless: bool) -> sa.Executable:
     start = (sa.bindparam("day", type_=sa.Date), sa.bindparam("match", type_=sa.Integer))
     later = from_start(steps.c.played_on, steps.c.match_id, start)
     return steps.delete().where(owner, later).returning(steps.c.player_id)
+
+
+def touch(owner_id: int | None) -> None:
+    """Bump the account's ratings version (in the caller's transaction): what its ratings
+    pages show may change. The rows from before accounts have none (never kept)."""
+    if owner_id is not None:
+        connection = db.session.connection()
+        # A first version is drawn at random: an account made with the id of a deleted one
+        # (SQLite reuses the highest) never meets the keys of what was kept for that one.
+        first = secrets.randbelow(FIRST_VERSIONS) + 1
+        connection.execute(bump(connection.dialect.name), {"owner": owner_id, "first": first})
+
+
+#: How many first versions there are to draw from (a version is a 32-bit integer).
+FIRST_VERSIONS = 2**30
+
+
+@functools.cache
+def bump(dialect: str) -> sa.Insert:
+    table = RatingsVersion.__table__
+    insert = (postgresql if dialect == "postgresql" else sqlite).insert(table)
+    insert = insert.values(owner_id=sa.bindparam("owner"), version=sa.bindparam("first"))
+    return insert.on_conflict_do_update(
+        index_elements=[table.c.owner_id], set_={"version": table.c.version + 1}
+    )
 
 
 @functools.cache
@@ -196,10 +226,12 @@ def rated_accounts() -> list[int | None]:
 
 def adopt(owner_id: int) -> None:
     """The ratings from before accounts become the first account's, with its matches."""
+    adopted = 0
     for table in (RatingStep.__table__, PlayerRating.__table__):
-        db.session.execute(
-            table.update().where(table.c.owner_id.is_(None)).values(owner_id=owner_id)
-        )
+        update = table.update().where(table.c.owner_id.is_(None)).values(owner_id=owner_id)
+        adopted += cast(sa.CursorResult[Any], db.session.execute(update)).rowcount
+    if adopted:  # an account without ratings keeps version 0 (nothing to read)
+        touch(owner_id)
 
 
 def match_changed(match: Match) -> None:

@@ -5,6 +5,7 @@ ratings of the names the new-match form suggests."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from collections.abc import Iterable
 
 from flask import Blueprint
@@ -17,10 +18,14 @@ from anotador.ratings import compute
 from anotador.ratings import points_reads
 from anotador.ratings import reads
 from anotador.statistics import charts
+from anotador.storage.caching import caches
+from anotador.storage.caching import kept
 from anotador.web import access
+from anotador.web.extensions import db
 from anotador.web.templating import match_url
 from anotador.web.views.history import read_filters
 from anotador.words import labels
+from anotador.words.i18n import locale_name
 from anotador.words.i18n import points
 
 bp = Blueprint("ratings", __name__, url_prefix="/ranking")
@@ -32,27 +37,56 @@ def index() -> tuple[str, int]:
     """Every rated player of the account, best first (of one variant: ``?variante=``)."""
     filters, errors = read_filters(request.args)
     variant = "" if errors else filters.variant
-    rows = [] if errors else reads.leaderboard(access.user_id(), variant)
+    owner_id = access.user_id()
+    club_points = points_reads.points_by_player(owner_id)
+
+    def board() -> Markup:
+        rows = reads.leaderboard(owner_id, variant)
+        return Markup(
+            render_template(
+                "ratings/_board.html",
+                rows=rows,
+                club_points=club_points,
+                settled=compute.SETTLED,
+            )
+        )
+
+    key = kept_key("board", variant, tuple(sorted(club_points.items())))
     page = render_template(
         "ratings/index.html",
-        rows=rows,
-        club_points=points_reads.points_by_player(access.user_id()) if rows else {},
+        board=Markup() if errors else kept(caches().sections, key, board),
         variant=variant,
         errors=errors,
         variant_labels=labels.VARIANTS,
-        settled=compute.SETTLED,
     )
     return page, 400 if errors else 200
 
 
+def kept_key(*view: Hashable) -> tuple[Hashable, ...] | None:
+    """The key of what a ratings page draws from the signed-in account's ratings and names
+    (its ratings version, :func:`anotador.ratings.store.touch`) and ``view``, in the page's
+    language and mount point."""
+    version = access.ratings_version()
+    if version is None:
+        return None
+    place = (db.engine.url.render_as_string(), access.user_id(), version)
+    return ("ratings", *place, *view, locale_name(), request.script_root)
+
+
 def player_rating(player_id: int) -> Markup:
     """A player's rating and its history, with its club points, for the player's page (its
-    account's players)."""
-    club_points = points_reads.points_by_player(access.user_id()).get(player_id, 0)
+    account's players): the rating is drawn once per ratings version."""
+    owner_id = access.user_id()
+    club_points = points_reads.points_by_player(owner_id).get(player_id, 0)
+    rating = kept(caches().sections, kept_key("player", player_id), lambda: rating_of(player_id))
+    return Markup(render_template("ratings/_player.html", club_points=club_points, rating=rating))
+
+
+def rating_of(player_id: int) -> Markup:
+    """A player's rating and its history, as drawn."""
     standing = reads.rating_of(player_id)
     if standing is None:
-        page = render_template("ratings/_player.html", standing=None, club_points=club_points)
-        return Markup(page)
+        return Markup(render_template("ratings/_rating.html", standing=None))
     history = reads.history(player_id)
     results: dict[tuple[int, int, bool], str] = {}  # each place's words, said once
     # The match page's address ends with its id: built once, not once per row.
@@ -62,12 +96,11 @@ def player_rating(player_id: int) -> Markup:
     )
     return Markup(
         render_template(
-            "ratings/_player.html",
+            "ratings/_rating.html",
             standing=standing,
             rows=[shown_row(row, results, page) for row in reversed(history)],
             chart=chart,
             settled=compute.SETTLED,
-            club_points=club_points,
         )
     )
 
@@ -93,9 +126,9 @@ def shown_row(
 
 
 def match_ratings(match_id: int) -> Markup:
-    """The ratings of the players at the table of a match before its first hand, with each
-    side's chance to win (openskill's prediction). Once hands are played the planilla reads
-    no more than its own statements."""
+    """Each side's chance to win (openskill's prediction) before the first hand of a match.
+    The ratings beside the players' names are the planilla's own (``views.matches.show``,
+    kept under the account's ratings version)."""
     sides = reads.table_of(match_id)
     if not any(sides):
         return Markup()

@@ -49,6 +49,7 @@ def rename_player(player: Player, name: str) -> rules.Problem | None:
     renamed = clean != player.name
     player.name, player.name_key = clean, key
     match_ids = refresh_hashes(player.id)
+    ratings.touch(player.owner_id)  # the Ranking page shows the name
     db.session.commit()
     if renamed:  # every match of the player now shows the new name
         signals.changed_many("players_renamed", match_ids)

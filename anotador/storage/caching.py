@@ -13,7 +13,8 @@ worker's memory:
 - ``sheets``: rendered PDF score sheets (``views.pdf``);
 - ``summaries``: a match's summary for the statistics (``services.statistics``);
 - ``sections``: the rendered figures of a statistics page (``views.players``), keyed on
-  the keys of every match they add up;
+  the keys of every match they add up; and the ratings' pieces (``ratings.views``), keyed on
+  the account's ratings version, which every change to its ratings bumps;
 - ``lists`` and ``rows``: the home page's and the history's lists of matches, and their rows
   (:mod:`anotador.web.rows`);
 - ``fragments``: pieces of many pages, per language and mount point (the head's links, a

@@ -32,6 +32,8 @@ from flask import session
 from flask_login import current_user
 
 from anotador import services
+from anotador.ratings import reads as ratings
+from anotador.ratings.models import RatingsVersion
 from anotador.services.queries import MatchState
 from anotador.services.queries import Sharing
 from anotador.services.scope import NOBODY
@@ -72,6 +74,9 @@ class Account:
     session_token: str
     #: This browser's sign-in (``models.SignedIn``): signing out ends it.
     sign_in: str
+    #: The account's ratings version (``ratings.store.touch``), read with it: the key of
+    #: what the pages keep of its ratings; None when not read (the sign-in's own request).
+    ratings_version: int | None = None
 
     # What Flask-Login asks of a user object.
     is_authenticated = True
@@ -92,8 +97,16 @@ class Account:
 
 
 ACCOUNT = (
-    sa.select(User.id, User.name, User.is_admin, User.session_token, SignedIn.id.label("sign_in"))
+    sa.select(
+        User.id,
+        User.name,
+        User.is_admin,
+        User.session_token,
+        SignedIn.id.label("sign_in"),
+        sa.func.coalesce(RatingsVersion.version, 0).label("ratings_version"),
+    )
     .join(SignedIn, SignedIn.user_id == User.id)
+    .outerjoin(RatingsVersion, RatingsVersion.owner_id == User.id)
     .where(User.id == sa.bindparam("user_id"), SignedIn.id == sa.bindparam("sign_in"))
 )
 
@@ -115,7 +128,9 @@ def load_user(user_id: str) -> Account | None:
     row = connection.execute(ACCOUNT, {"user_id": identity, "sign_in": sign_in}).first()
     if row is None or not hmac.compare_digest(row.session_token, token):
         return None
-    return Account(row.id, row.name, row.is_admin, row.session_token, row.sign_in)
+    return Account(
+        row.id, row.name, row.is_admin, row.session_token, row.sign_in, row.ratings_version
+    )
 
 
 def signed_in() -> Account | None:
@@ -135,6 +150,15 @@ def signed_in_user() -> User:
 def user_id() -> int | None:
     user = signed_in()
     return user.id if user is not None else None
+
+
+def ratings_version() -> int | None:
+    """The signed-in account's ratings version, as read with the account at the start of the
+    request (what is drawn from its ratings later is as new or newer); None: no account."""
+    user = signed_in()
+    if user is None:
+        return None
+    return user.ratings_version if user.ratings_version is not None else ratings.version(user.id)
 
 
 def scope() -> Scope:

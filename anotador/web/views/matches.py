@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from anotador import backup
 from anotador import services
 from anotador.commands import addresses as serving
+from anotador.ratings import reads as ratings
 from anotador.rules import Problem
 from anotador.rules import describe_variants
 from anotador.rules import parse_json
@@ -180,7 +181,10 @@ def show(match_id: int) -> str:
     # the app is mounted and whether this request may score: rendered once, reused until any
     # of them changes. The undo form's CSRF token and the flashes are added per request.
     can_score, owns = level >= access.Level.SCORE, level == access.Level.OWN
-    view = (str(get_locale()), request.script_root, level.value)
+    # Its owner sees the rated players' ratings beside their names: they change with the
+    # account's ratings version (0: no ratings yet, nothing to read).
+    rated = access.ratings_version() if owns else None
+    view = (str(get_locale()), request.script_root, level.value, rated)
     pages = caches().pages
     key = match_key(state, *view, state.names, state.first_dealer)
     content = pages.get(key) if key is not None else None
@@ -191,7 +195,12 @@ def show(match_id: int) -> str:
         chart = sheet.hand_count and charts.match_progression_svg(scored.game, scored.score)
         content = Markup(
             render_template(
-                "matches/_planilla.html", sheet=sheet, chart=chart, can_score=can_score, owns=owns
+                "matches/_planilla.html",
+                sheet=sheet,
+                chart=chart,
+                can_score=can_score,
+                owns=owns,
+                ratings=ratings.seated_ratings(match_id) if rated else {},
             )
         )
         # Keyed on the state it was rendered from (the match may have changed meanwhile).
