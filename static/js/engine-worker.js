@@ -63,18 +63,29 @@ async function keptSnapshot(key) {
 
 // Kept alone: an older bundle's snapshot goes. A refusal (storage full) only means the next
 // start makes one again.
+//
+// Kept only once whole: where IndexedDB lives in memory (an incognito tab, every Playwright
+// context), Chromium commits the put while the Blob's bytes are still on their way from this
+// worker, and a page closed meanwhile leaves a Blob no one can read (NotReadableError: the
+// next start would make the snapshot again). A read of the stored copy waits for the whole
+// Blob, so its last byte is read back before the start counts as done.
 async function keepSnapshot(key, version, snapshot) {
   try {
     const db = await database();
-    const transaction = db.transaction(SNAPSHOTS, "readwrite");
-    const store = transaction.objectStore(SNAPSHOTS);
-    store.clear();
-    store.put({ version, snapshot: new Blob([snapshot]) }, key);
-    await new Promise((resolve, reject) => {
-      transaction.oncomplete = resolve;
-      transaction.onerror = transaction.onabort = () => reject(transaction.error);
-    });
-    db.close();
+    try {
+      const transaction = db.transaction(SNAPSHOTS, "readwrite");
+      const store = transaction.objectStore(SNAPSHOTS);
+      store.clear();
+      store.put({ version, snapshot: new Blob([snapshot]) }, key);
+      await new Promise((resolve, reject) => {
+        transaction.oncomplete = resolve;
+        transaction.onerror = transaction.onabort = () => reject(transaction.error);
+      });
+      const stored = await done(db.transaction(SNAPSHOTS).objectStore(SNAPSHOTS).get(key));
+      await stored.snapshot.slice(-1).arrayBuffer();
+    } finally {
+      db.close();
+    }
   } catch {
     // started all the same
   }
@@ -94,12 +105,18 @@ async function fromScratch(loadPyodide, version, config) {
   return pyodide;
 }
 
-// The kept snapshot's read, begun once for the next load (a start that checks the cache first
-// begins it meanwhile); the load takes it.
+// The kept snapshot's read, begun early by a start that checks the cache first (the read
+// needs nothing downloaded). Taken by the next load and by nothing else: a start that finds
+// the files not kept drops it (the snapshot may be made or replaced while the service worker
+// fetches them), so a load never restores from a read older than its own start.
 let reading = null;
-function readSnapshot(config) {
+function readSnapshotEarly(config) {
   if (!reading) reading = keptSnapshot(snapshotKey(config));
-  return reading;
+}
+function takeSnapshotRead(config) {
+  const read = reading || keptSnapshot(snapshotKey(config));
+  reading = null;
+  return read;
 }
 
 // The engine's scoring function and how it started: "snapshot" or "scratch".
@@ -111,9 +128,8 @@ function load(config) {
       const [{ loadPyodide, version }, , snapshot] = await Promise.all([
         import(config.pyodide + "pyodide.mjs"),
         import(config.pyodide + "pyodide.asm.mjs"),
-        readSnapshot(config),
+        takeSnapshotRead(config),
       ]);
-      reading = null;
       if (snapshot && snapshot.version === version) {
         try {
           const pyodide = await loadPyodide({ indexURL: config.pyodide, _loadSnapshot: snapshot.bytes });
@@ -148,8 +164,9 @@ self.addEventListener("message", async (event) => {
   const { id, config, text, ifKept } = event.data;
   try {
     if (ifKept && !loaded) {
-      readSnapshot(config); // meanwhile: IndexedDB, nothing downloaded
+      readSnapshotEarly(config); // meanwhile: IndexedDB, nothing downloaded
       if (!(await kept(ifKept))) {
+        reading = null;
         self.postMessage({ id, ok: true, value: null });
         return;
       }
