@@ -3,6 +3,7 @@ compile WebAssembly, and the page's script tag that says where they are."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -97,6 +98,22 @@ def test_with_pyodide_the_page_points_at_its_folder(app, client, tmp_path, monke
     page = client.get("/").get_data(as_text=True)
 
     assert 'data-pyodide="/static/vendor/pyodide/"' in page
+
+
+@pytest.mark.parametrize("library", [b"one standard library", b"another"])
+def test_the_page_names_the_standard_library_a_snapshot_is_kept_for(
+    app, client, tmp_path, monkeypatch, library
+):
+    """A phone keeps its engine's snapshot per standard library: a restored interpreter holds
+    the zip's index and never reads it again, so another zip must make another snapshot."""
+    folder = tmp_path / "static" / "vendor" / "pyodide"
+    folder.mkdir(parents=True)
+    (folder / "pyodide.mjs").write_text("")
+    (folder / "python_stdlib.zip").write_bytes(library)
+    monkeypatch.setattr(app, "static_folder", str(tmp_path / "static"))
+    page = client.get("/").get_data(as_text=True)
+
+    assert f'data-stdlib="{hashlib.sha256(library).hexdigest()[:16]}"' in page
 
 
 def test_pyodide_serves_its_standard_library_compiled(app):

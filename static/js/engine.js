@@ -17,6 +17,7 @@
   const config = {
     worker: script.dataset.worker,
     rules: script.dataset.rules,
+    stdlib: script.dataset.stdlib,
     pyodide: script.dataset.pyodide ? new URL(script.dataset.pyodide, location.href).href : "",
   };
   // What loadPyodide fetches from its folder (the Makefile copies exactly these).
@@ -35,7 +36,7 @@
   let nextId = 0;
   const waiting = new Map();
 
-  function call(text) {
+  function call(text, ifKept) {
     if (!config.pyodide) {
       return Promise.reject(new Error("This server cannot score without a connection."));
     }
@@ -56,7 +57,7 @@
     const id = ++nextId;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, config, text });
+      worker.postMessage({ id, config, text, ifKept });
     });
   }
 
@@ -67,6 +68,21 @@
 
   function kept() {
     return Promise.all(assetUrls().map((url) => caches.match(url))).then((found) => found.every(Boolean));
+  }
+
+  function whenKept(start) {
+    let checks = KEPT_CHECKS;
+    function check() {
+      kept().then((all) => {
+        if (all) start();
+        else if (--checks > 0) setTimeout(check, 1000);
+      }, start);
+    }
+    const noWorker = setTimeout(start, NO_WORKER_MS);
+    navigator.serviceWorker.ready.then(() => {
+      clearTimeout(noWorker);
+      check();
+    }, () => {});
   }
 
   window.anotadorEngine = {
@@ -85,20 +101,14 @@
         return;
       }
       // Under a service worker, once it keeps the engine's files (it fetches them in the
-      // background): the start then downloads nothing of its own. A worker that is not active
-      // a few seconds in never will be: the page starts the engine itself.
-      let checks = KEPT_CHECKS;
-      function check() {
-        kept().then((all) => {
-          if (all) start();
-          else if (--checks > 0) setTimeout(check, 1000);
-        }, start);
-      }
-      const noWorker = setTimeout(start, NO_WORKER_MS);
-      navigator.serviceWorker.ready.then(() => {
-        clearTimeout(noWorker);
-        check();
-      }, () => {});
+      // background): the start then downloads nothing of its own. Kept already (any visit
+      // after the first), the engine's worker starts at once: it reads the cache itself, off
+      // this page's thread, which is busy loading the page. Else, once the service worker
+      // keeps them; one that is not active a few seconds in never will be: the page starts
+      // the engine itself.
+      call(undefined, assetUrls()).then((from) => {
+        if (from === null) whenKept(start);
+      }, () => whenKept(start));
     },
     score(document) {
       return call(typeof document === "string" ? document : JSON.stringify(document));

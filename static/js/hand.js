@@ -224,6 +224,12 @@
   var line = document.getElementById("preview-line");
   var timer = null;
   var sequence = 0;
+  // The pause lets the typing settle before asking the server. The first change is previewed
+  // at once (one request per form), and without a connection each change is: the phone's own
+  // engine answers, with no server to spare.
+  var PAUSE_MS = 350;
+  var previewed = false;
+  var byEngine = false;
 
   var blocked = document.getElementById("preview-blocked");
   var blockedList = blocked.querySelector("ul");
@@ -305,17 +311,25 @@
   }
 
   function preview() {
+    previewed = true;
     var body = new FormData(form);
     body.delete("action");
     var mine = ++sequence;
     fetch(data.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (result) { if (result && mine === sequence) render(result); })
+      .then(function (result) {
+        if (!result) return;
+        byEngine = false;
+        if (mine === sequence) render(result);
+      })
       .catch(function () {
         if (mine !== sequence) return;
         // No connection: the phone's engine scores it (offline.js), when this form has one.
         var offline = window.anotadorOffline ? window.anotadorOffline.preview() : Promise.reject();
-        offline.then(function (result) { if (mine === sequence) render(result); }).catch(function () {
+        offline.then(function (result) {
+          byEngine = true;
+          if (mine === sequence) render(result);
+        }).catch(function () {
           if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); }
         });
       });
@@ -323,7 +337,7 @@
 
   function schedule() {
     clearTimeout(timer);
-    timer = setTimeout(preview, 350);
+    timer = setTimeout(preview, !previewed || byEngine || !navigator.onLine ? 0 : PAUSE_MS);
   }
 
   form.addEventListener("input", schedule);

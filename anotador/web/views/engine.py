@@ -31,6 +31,8 @@ PACKAGE_INIT = b'"""anotador\'s rules engine, as the browser runs it."""\n'
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 #: The bundle's name changes with its content: a phone may keep it for a year.
 IMMUTABLE = "public, max-age=31536000, immutable"
+#: Pyodide's standard library, under the static folder.
+STDLIB = ("vendor", "pyodide", "python_stdlib.zip")
 
 
 @functools.cache
@@ -75,13 +77,26 @@ def pyodide_installed() -> bool:
     return static is not None and Path(static, "vendor", "pyodide", "pyodide.mjs").is_file()
 
 
+@functools.cache
+def file_digest(path: Path) -> str:
+    """The file's digest, or "" when it cannot be read (the page is served all the same)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""
+
+
 def engine_urls() -> dict[str, str]:
-    """What ``engine.js`` needs to start the engine; no Pyodide folder when npm never ran."""
-    pyodide = ""
+    """What ``engine.js`` needs to start the engine; no Pyodide folder when npm never ran.
+    ``stdlib`` names the standard library served beside Pyodide (compiled or not): a phone's
+    snapshot of the started engine is kept for it, so a restored one never reads another."""
+    pyodide = stdlib = ""
     if pyodide_installed():
         pyodide = f"{request.script_root}{current_app.static_url_path}/vendor/pyodide/"
+        stdlib = file_digest(Path(current_app.static_folder or "", *STDLIB))
     return {
         "worker": url_for("engine.worker"),
         "rules": url_for("engine.rules_zip", digest=rules_bundle()[0]),
         "pyodide": pyodide,
+        "stdlib": stdlib,
     }
