@@ -20,6 +20,9 @@ from stored import create_stored_match
 from stored import match_document
 from stored import signed_in
 from stored import snapshot
+from test_tournament_web import PAIRS
+from test_tournament_web import add_pairs
+from test_tournament_web import create as create_tournament
 
 from anotador import services
 from anotador.services import throttle
@@ -28,6 +31,7 @@ from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
 from anotador.storage.models import name_key
+from anotador.tournaments.web.models import Tournament
 from anotador.web.config import load_config
 from anotador.web.extensions import db
 
@@ -289,6 +293,31 @@ def test_deleting_the_account_offers_the_export_then_takes_its_matches(app: Flas
         assert db.session.get(Match, mine) is None
         assert db.session.get(Match, theirs) is not None
     assert client.get("/historial").status_code == 302
+
+
+def test_deleting_an_account_takes_its_players_their_seats_and_its_club_nights(app: Flask):
+    """The account's players sit in its matches and pairs: they all go, on either database
+    (PostgreSQL checks the seats' reference to a player before the cascade reaches them)."""
+    create_account(app, "Beto")
+    players = [
+        {"name": "Nosotros", "players": ["Ana", "Alba"]},
+        {"name": "Ellos", "players": ["Caro", "Dani"]},
+    ]
+    create_stored_match(app, match_document(layout="4p", sides=players), owner="Beto")
+    theirs = create_stored_match(app, match_document(layout="4p", sides=players))
+    client = signed_in(app, "Beto")
+    tournament_id = create_tournament(client)
+    add_pairs(client, tournament_id, PAIRS)
+    client.post(f"/torneos/{tournament_id}/rondas")
+    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
+    response = client.post("/cuenta/borrar", data={"password": PASSWORD, "confirm": "y"})
+    assert response.status_code == 303
+    with app.app_context():
+        assert services.accounts.find_account("Beto") is None
+        assert db.session.scalars(sa.select(Match.id)).all() == [theirs]
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 0
+        left = db.session.scalars(sa.select(Player.name).order_by(Player.name)).all()
+        assert left == ["Alba", "Ana", "Caro", "Dani"]  # the other account's
 
 
 def test_the_only_administrator_stays_while_other_accounts_exist(app: Flask):

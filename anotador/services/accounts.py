@@ -30,6 +30,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import SignedIn
 from anotador.storage.models import User
 from anotador.storage.models import name_key
+from anotador.tournaments.web.models import Tournament
 from anotador.web.extensions import db
 
 MIN_PASSWORD = 8
@@ -298,8 +299,12 @@ def remove_account(user: User) -> int:
             str(_l("You are the only administrator: make another one first.")),
         )
     match_ids = list(db.session.scalars(sa.select(Match.id).where(Match.owner_id == user.id)))
-    # The database's ON DELETE CASCADE takes its matches (with sides, seats and hands),
-    # players, groups and memberships; its groups' other matches stay, unshared.
+    # The database's ON DELETE CASCADE takes the rest (players, groups, memberships; its
+    # groups' other matches stay, unshared). What points to the account's players goes first,
+    # in its own statements: PostgreSQL checks a seat's or a pair's reference to a player
+    # before one cascade from the account has reached it through the match or tournament.
+    db.session.execute(sa.delete(Tournament).where(Tournament.owner_id == user.id))
+    db.session.execute(sa.delete(Match).where(Match.owner_id == user.id))
     db.session.execute(sa.delete(User).where(User.id == user.id))
     db.session.commit()
     signals.changed_many("deleted", match_ids)
