@@ -52,6 +52,46 @@ def test_the_leaderboard_orders_marks_and_filters(app: Flask, client: FlaskClien
     assert "truco" in refused.get_data(as_text=True)
 
 
+def test_the_leaderboard_filters_by_game(app: Flask, client: FlaskClient) -> None:
+    """A game is its family of variants (rules.FAMILIES): canasta's five, or Burako and
+    Burraco; a game that is none, or a variant not of the game asked for, is refused."""
+    create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"))
+    classic = finished("2p", [["Dani"], ["Eli"]], "2026-05-03")
+    create_stored_match(app, {**classic, "variant": "classic"})
+    burako = {
+        "end": "stock_out",
+        "sides": [{"pura": 1, "table_points": 300}, {"table_points": 100}],
+    }
+    create_stored_match(
+        app,
+        {
+            "format": "anotador-match/1",
+            "variant": "burako",
+            "layout": "2p",
+            "sides": [{"name": "Uno", "players": ["Fede"]}, {"name": "Dos", "players": ["Gabi"]}],
+            "start_scores": [2900, 0],
+            "hands": [burako],
+            "played_on": "2026-05-04",
+        },
+    )
+
+    def names(query: str) -> set[str]:
+        page = client.get(f"/ranking/?{query}")
+        assert page.status_code == 200
+        return {row[1].split(" (")[0] for row in rows_of(page.get_data(as_text=True))}
+
+    assert names("juego=canasta") == {"Ana", "Beto", "Dani", "Eli"}
+    assert names("juego=burraco") == {"Fede", "Gabi"}
+    assert names("juego=canasta&variante=classic") == {"Dani", "Eli"}
+    assert names("") == {"Ana", "Beto", "Dani", "Eli", "Fede", "Gabi"}
+    unknown = client.get("/ranking/?juego=truco")
+    assert unknown.status_code == 400
+    assert "No hay ningún juego «truco»." in unknown.get_data(as_text=True)
+    mixed = client.get("/ranking/?juego=burraco&variante=classic")
+    assert mixed.status_code == 400
+    assert "Clásica no es una variante de Burako y Burraco." in mixed.get_data(as_text=True)
+
+
 def test_another_account_sees_only_its_own_ratings(app: Flask) -> None:
     create_account(app, "Otra")
     create_stored_match(app, finished("2p", [["Ana"], ["Beto"]], "2026-05-01"))

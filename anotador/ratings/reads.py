@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Collection
 from collections.abc import Iterable
 from typing import cast
 
@@ -71,11 +72,11 @@ VERSION = sa.select(RatingsVersion.__table__.c.version).where(
 )
 
 
-def leaderboard(owner_id: int | None, variant: str = "") -> list[Rated]:
-    """Every rated player of the account: the stored ratings, or for one ``variant`` those
-    computed from its matches alone."""
-    if variant:
-        return variant_board(owner_id, variant)
+def leaderboard(owner_id: int | None, variants: Collection[str] = ()) -> list[Rated]:
+    """Every rated player of the account: the stored ratings, or for some ``variants`` (one,
+    or a family's) those computed from their matches alone."""
+    if variants:
+        return variant_board(owner_id, variants)
     rows = db.session.execute(
         sa.select(PlayerRating, Player.name)
         .join(Player, Player.id == PlayerRating.player_id)
@@ -92,8 +93,8 @@ def leaderboard(owner_id: int | None, variant: str = "") -> list[Rated]:
     )
 
 
-def variant_board(owner_id: int | None, variant: str) -> list[Rated]:
-    standings, steps = compute.replay(store.events(owner_id, variant=variant))
+def variant_board(owner_id: int | None, variants: Collection[str]) -> list[Rated]:
+    standings, steps = compute.replay(store.events(owner_id, variants=variants))
     last = {step.player: step.change for step in steps}
     statement = sa.select(Player.id, Player.name).where(Player.id.in_(list(standings)))
     names = {player_id: name for player_id, name in db.session.execute(statement)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import functools
 import secrets
+from collections.abc import Collection
 from collections.abc import Hashable
 from collections.abc import Iterable
 from typing import Any
@@ -51,15 +52,15 @@ def from_start(date_column: Any, id_column: Any, start: tuple[Any, Any]) -> sa.C
 
 
 def events(
-    owner_id: int | None, start: Start | None = None, variant: str | None = None
+    owner_id: int | None, start: Start | None = None, variants: Collection[str] = ()
 ) -> list[Event]:
     """The account's counted matches (its own, finished) as events in order, from ``start``
-    on when given, of one variant when given: two statements."""
+    on when given, of those ``variants`` when given: two statements."""
     chosen = sa.select(Match.id).where(owned(Match.owner_id, owner_id), Match.status == "finished")
     if start is not None:
         chosen = chosen.where(from_start(Match.played_on, Match.id, start))
-    if variant:
-        chosen = chosen.where(Match.variant == variant)
+    if variants:
+        chosen = chosen.where(Match.variant.in_(list(variants)))
     rows = db.session.execute(
         sa.select(Match.id, Match.played_on, Match.totals, Match.winner)
         .where(Match.id.in_(chosen))
@@ -89,9 +90,9 @@ def events(
     return made
 
 
-def fresh(owner_id: int | None, variant: str | None = None) -> dict[int, Standing]:
+def fresh(owner_id: int | None) -> dict[int, Standing]:
     """Every rated player's standing computed from scratch (player id -> standing)."""
-    standings, _steps = compute.replay(events(owner_id, variant=variant))
+    standings, _steps = compute.replay(events(owner_id))
     return {cast(int, player): standing for player, standing in standings.items()}
 
 

@@ -12,8 +12,10 @@ from flask import Blueprint
 from flask import render_template
 from flask import request
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
+from anotador import rules
 from anotador.ratings import compute
 from anotador.ratings import points_reads
 from anotador.ratings import reads
@@ -21,6 +23,7 @@ from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import kept
 from anotador.web import access
+from anotador.web import inputs
 from anotador.web.extensions import db
 from anotador.web.templating import match_url
 from anotador.web.views.history import read_filters
@@ -34,14 +37,16 @@ bp.before_request(access.require_account)
 
 @bp.get("/")
 def index() -> tuple[str, int]:
-    """Every rated player of the account, best first (of one variant: ``?variante=``)."""
+    """Every rated player of the account, best first (of one game, ``?juego=canasta``, or
+    one variant, ``?variante=``)."""
     filters, errors = read_filters(request.args)
     variant = "" if errors else filters.variant
+    family, variants = read_game(variant, errors)
     owner_id = access.user_id()
     club_points = points_reads.points_by_player(owner_id)
 
     def board() -> Markup:
-        rows = reads.leaderboard(owner_id, variant)
+        rows = reads.leaderboard(owner_id, variants)
         return Markup(
             render_template(
                 "ratings/_board.html",
@@ -51,15 +56,39 @@ def index() -> tuple[str, int]:
             )
         )
 
-    key = kept_key("board", variant, tuple(sorted(club_points.items())))
+    key = kept_key("board", variants, tuple(sorted(club_points.items())))
     page = render_template(
         "ratings/index.html",
         board=Markup() if errors else kept(caches().sections, key, board),
         variant=variant,
+        family=family,
         errors=errors,
         variant_labels=labels.VARIANTS,
+        family_labels=labels.FAMILIES,
     )
     return page, 400 if errors else 200
+
+
+def read_game(variant: str, errors: list[str]) -> tuple[str, tuple[str, ...]]:
+    """The game asked for (``?juego=``) and the variants the board counts: the one asked
+    for, else the game's; a message in ``errors`` for a game that is none, or a variant that
+    is not of it (the board counts nothing then)."""
+    raw = request.args.get("juego", "")
+    refusal = _l("There is no game called “%(value)s”.", value=inputs.quoted(raw))
+    try:
+        family = inputs.choice(raw, rules.FAMILIES, refusal) or ""
+    except inputs.BadInput as refused:
+        errors.append(refused.message)
+        return "", ()
+    if variant and family and variant not in rules.FAMILIES[family]:
+        variant_label = labels.label(labels.VARIANTS, variant)
+        game = labels.label(labels.FAMILIES, family)
+        errors.append(
+            _("%(variant)s is not a variant of %(game)s.", variant=variant_label, game=game)
+        )
+    if errors:
+        return family, ()
+    return family, (variant,) if variant else rules.FAMILIES.get(family, ())
 
 
 def kept_key(*view: Hashable) -> tuple[Hashable, ...] | None:

@@ -42,6 +42,7 @@ __all__ = ["N_", "WORDS", "Verbatim", "Word"]
 #: The table: the variants' words (:mod:`anotador.words.variant_words`) and the interface's own.
 WORDS: dict[str, dict[Any, Word]] = {
     "variant": VARIANT_WORDS["variant"],
+    "family": VARIANT_WORDS["family"],
     "layout": {
         "2p": Word(N_("2 players")),
         "3p": Word(N_("3 players")),
@@ -196,6 +197,8 @@ class Labels(Mapping[Any, Any]):
 
 #: Views of the table for templates and forms (``label(VARIANTS, name)``).
 VARIANTS = Labels("variant", lambda: rules.VARIANTS)
+#: The games the variants belong to (``rules.FAMILIES``), for filters.
+FAMILIES = Labels("family", lambda: rules.FAMILIES)
 #: Full names, for titles (the printed sheets).
 VARIANT_TITLES = Labels("variant", lambda: rules.VARIANTS, sheet=True)
 LAYOUTS = Labels("layout", lambda: LAYOUT_SHAPES)

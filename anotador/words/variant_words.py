@@ -40,6 +40,11 @@ VARIANT_WORDS: dict[str, dict[Any, Word]] = {
         "burako": Word(N_("Burako")),
         "burraco": Word(N_("Burraco"), N_("Burraco (FIBUR)")),
     },
+    # The games the variants belong to (Variant.family).
+    "family": {
+        "canasta": Word(N_("Canasta, every variant")),
+        "burraco": Word(N_("Burako and Burraco")),
+    },
     # A variant's own settings (Variant.options).
     "option": {
         "red_threes_need_canasta": Word(
