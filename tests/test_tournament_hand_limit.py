@@ -11,6 +11,7 @@ from test_tournament_web import FORM_HAND
 from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
 from test_tournament_web import create
+from test_tournament_web import started_table
 from test_tournament_web import table_ids
 
 from anotador import rules
@@ -21,22 +22,10 @@ from anotador.tournaments.web.models import RoundTable
 from anotador.web.extensions import db
 
 
-def started_table(app: Flask, client: FlaskClient, hands: str) -> int:
-    tournament_id = create(client, variant="uruguaya", hands_per_round=hands, scale="wdl")
-    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
-    client.post(f"/torneos/{tournament_id}/rondas")
-    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
-    with app.app_context():
-        table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
-        assert table is not None
-        assert table.match_id is not None
-        return table.match_id
-
-
 def test_the_phone_reads_the_rounds_hands_and_its_engine_ends_the_match(
     app: Flask, client: FlaskClient
 ):
-    match_id = started_table(app, client, "2")
+    _, match_id = started_table(app, client, "2")
     outbox = client.get(f"/partidas/{match_id}/manos/pendientes").get_json()
     document = outbox["document"]
     assert document["hand_limit"] == 2
@@ -78,7 +67,7 @@ def test_a_round_to_the_target_writes_no_limit(app: Flask, client: FlaskClient):
 
 
 def test_a_rematch_of_a_tables_match_is_played_to_the_target(app: Flask, client: FlaskClient):
-    match_id = started_table(app, client, "1")
+    _, match_id = started_table(app, client, "1")
     assert record(client, match_id, FORM_HAND).status_code == 302
     with app.app_context():
         match = db.session.get(Match, match_id)
@@ -93,7 +82,7 @@ def test_a_rematch_of_a_tables_match_is_played_to_the_target(app: Flask, client:
 def test_a_table_made_before_its_file_held_the_limit_is_put_right_by_check_fix(
     app: Flask, client: FlaskClient
 ):
-    match_id = started_table(app, client, "1")
+    _, match_id = started_table(app, client, "1")
     assert record(client, match_id, FORM_HAND).status_code == 302
     with app.app_context():
         match = db.session.get(Match, match_id)

@@ -20,6 +20,7 @@ from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import play_round
+from test_tournament_web import started_table
 from test_tournament_web import table_ids
 
 from anotador import services
@@ -38,15 +39,7 @@ def text_of(client: FlaskClient, path: str) -> str:
 
 
 def test_a_table_that_finishes_shows_at_once_on_the_kept_pages(app: Flask, client: FlaskClient):
-    tournament_id = create(client, variant="uruguaya", hands_per_round="1", scale="wdl")
-    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
-    client.post(f"/torneos/{tournament_id}/rondas")
-    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
-    with app.app_context():
-        table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
-        assert table is not None
-        assert table.match is not None
-        match_id = table.match.id
+    tournament_id, match_id = started_table(app, client, "1")
     pages = [f"/torneos/{tournament_id}/{page}" for page in ("posiciones", "tablero", "rondas/1")]
     before = [text_of(client, page) for page in pages]
     assert "not started" in before[2]

@@ -155,17 +155,27 @@ def test_the_worked_example_through_the_director_screens(app: Flask, client: Fla
     assert kept.count("round_closed") == 2
 
 
-def test_a_table_is_a_match_that_ends_after_the_rounds_hands(app: Flask, client: FlaskClient):
-    tournament_id = create(client, variant="uruguaya", hands_per_round="2", scale="wdl")
+def started_table(app: Flask, client: FlaskClient, hands: str) -> tuple[int, int]:
+    """A uruguaya tournament of pairs A and B with ``hands`` a round, won, drawn or lost, its
+    round 1 started: (the tournament, its table's match)."""
+    tournament_id = create(client, variant="uruguaya", hands_per_round=hands, scale="wdl")
     add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
     client.post(f"/torneos/{tournament_id}/rondas")
     client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
     with app.app_context():
         table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
         assert table is not None
-        assert table.match is not None
-        match_id, token = table.match.id, table.match.table_token
-        assert table.match.hand_limit == 2
+        assert table.match_id is not None
+        return tournament_id, table.match_id
+
+
+def test_a_table_is_a_match_that_ends_after_the_rounds_hands(app: Flask, client: FlaskClient):
+    tournament_id, match_id = started_table(app, client, "2")
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        token = match.table_token
+        assert match.hand_limit == 2
     # A phone at the table scores through the table link, without an account.
     phone = app.test_client()
     assert phone.get(f"/enlace/{token}").status_code == 303

@@ -31,8 +31,8 @@ from anotador.tournaments.tournament import Tournament
 from anotador.tournaments.victory_points import NAMED_SCALES
 from anotador.tournaments.victory_points import Scale
 
-KEYS = (
-    "format",
+#: The tournament's set-up: every key but its format, pairs and results.
+SET_UP = (
     "name",
     "played_on",
     "variant",
@@ -43,9 +43,8 @@ KEYS = (
     "system",
     "rounds",
     "bye_vp",
-    "pairs",
-    "results",
 )
+KEYS = ("format", *SET_UP, "pairs", "results")
 OPTIONAL = ("played_on", "options", "bye_vp")
 PAIR_KEYS = ("id", "players", "club", "withdrawn")
 #: The one layout of a tournament table: two pairs.

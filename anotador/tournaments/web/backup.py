@@ -30,7 +30,7 @@ from anotador.services.players import find_or_create_player
 from anotador.services.scope import Scope
 from anotador.storage.models import Match
 from anotador.tournaments import Problem as TournamentProblem
-from anotador.tournaments.web.backup_lines import SET_UP
+from anotador.tournaments.document import SET_UP
 from anotador.tournaments.web.backup_lines import line_problems
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable

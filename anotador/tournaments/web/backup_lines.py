@@ -10,25 +10,13 @@ from typing import Any
 from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.tournaments import check_tournament
+from anotador.tournaments.document import SET_UP
 from anotador.tournaments.web.models import ROUND_STATUSES
 from anotador.tournaments.web.models import TOURNAMENT_STATUSES
 from anotador.tournaments.web.service import FORMAT as FILE_FORMAT
 from anotador.tournaments.web.service import MAX_PAIRS
 from anotador.tournaments.web.service import MAX_ROUNDS
 
-#: The set-up keys a line shares with the tournament file (checked by the same code).
-SET_UP: tuple[str, ...] = (
-    "name",
-    "played_on",
-    "variant",
-    "layout",
-    "options",
-    "hands_per_round",
-    "scale",
-    "system",
-    "rounds",
-    "bye_vp",
-)
 LINE_KEYS = (*SET_UP, "format", "status", "shared", "created_at", "pairs", "round_rows", "changes")
 PAIR_KEYS = ("players", "club", "withdrawn", "joined_round")
 ROUND_KEYS = ("number", "status", "tables")
