@@ -54,7 +54,6 @@ def play_tables(tournament: Tournament, round_row: Round, hands_at: list[int]) -
     hands at once (the k-th table), as its phones would have saved them."""
     for index, table in enumerate(t for t in round_row.tables if not t.is_bye):
         match = service.table_match(tournament, round_row, table)
-        match.hand_limit = tournament.hands_per_round
         match.table_token = new_token()
         assert table.ew_pair is not None
         seed = round_row.number * 100 + index
@@ -65,6 +64,7 @@ def play_tables(tournament: Tournament, round_row: Round, hands_at: list[int]) -
             "options": tournament.options,
             "sides": [service.side_of(table.ns_pair), service.side_of(table.ew_pair)],
             "hands": [hand(seed + k) for k in range(hands_at[index])],
+            "hand_limit": tournament.hands_per_round,
         }
         game, problems = rules.read_match(document)
         assert game is not None, problems
