@@ -82,15 +82,12 @@ def leader(totals: Sequence[int]) -> int | None:
 def game_result(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
     """(finished, winner) after a complete hand: once a side reaches the target the highest
     total wins; a tie at the top plays another hand or is shared, by the match's tie policy."""
-    top = max(totals)
-    if top < rules.target:
+    if max(totals) < rules.target:
         return False, None
-    leaders = [index for index, total in enumerate(totals) if total == top]
-    if len(leaders) == 1:
-        return True, leaders[0]
-    if rules.tie == "shared":
-        return True, None
-    return False, None
+    winner = leader(totals)
+    if winner is not None:
+        return True, winner
+    return rules.tie == "shared", None
 
 
 @contextmanager
