@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from markupsafe import Markup
 
 from anotador.storage.caching import caches
+from anotador.storage.caching import kept
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.tournaments.web.models import Round
@@ -116,11 +117,11 @@ def part(state: Any, view: tuple[Hashable, ...], make: Callable[[], str]) -> Mar
     cache = caches().tournaments
     key = (db.engine.url.render_as_string(), tuple(state), *view)
     found = cache.get(key)
-    if found is None:
-        with RENDERING[hash(key) % len(RENDERING)]:
-            found = cache.get(key)  # rendered meanwhile by another thread
-            if found is None:
-                found = Markup(make())
-                if tuple(state_of(state.id) or ()) == tuple(state):
-                    cache.put(key, found)
-    return found
+    if found is not None:
+        return found
+
+    def unchanged() -> Hashable | None:
+        return key if tuple(state_of(state.id) or ()) == tuple(state) else None
+
+    with RENDERING[hash(key) % len(RENDERING)]:  # kept() looks again: rendered meanwhile?
+        return kept(cache, key, lambda: Markup(make()), unchanged)
