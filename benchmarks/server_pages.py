@@ -130,14 +130,8 @@ def run() -> list[str]:
         f"real server (gunicorn 2 workers x 4 threads, {CLIENTS} clients per route, "
         f"{ROUNDS} rounds of {SECONDS:.0f} s each; PDF first drawn: {status}):",
         f"  /healthz: {healthz.text()}",
+        *rounds.target_lines(TARGETS),
     ]
-    for name, target in TARGETS.items():
-        ratio, spread = rounds.ratio(name)
-        aim = f"{server.verdict(ratio, target)}; target <= {target}x" if target else "no target"
-        lines.append(
-            f"  {name}: {rounds.figure(name).text()}; {ratio:.1f}x /healthz "
-            f"(rounds {spread}; {aim})"
-        )
     ratio, spread = rounds.ratio("match page, 40 hands, warm", "404 page")
     lines.append(
         f"  match page vs 404 page: {ratio:.2f}x (rounds {spread}; "
@@ -188,6 +182,19 @@ class Rounds:
             for mine, other in zip(self.samples[name], theirs, strict=True)
         )
         return statistics.median(ratios), "/".join(f"{ratio:.1f}" for ratio in ratios)
+
+    def target_lines(self, targets: dict[str, float | None]) -> list[str]:
+        """A line per route of ``targets``: its figure, its ratio to ``/healthz`` with each
+        round's, and its verdict against its target (None: shown only)."""
+        lines = []
+        for name, target in targets.items():
+            ratio, spread = self.ratio(name)
+            aim = f"{server.verdict(ratio, target)}; target <= {target}x" if target else "no target"
+            lines.append(
+                f"  {name}: {self.figure(name).text()}; {ratio:.1f}x /healthz "
+                f"(rounds {spread}; {aim})"
+            )
+        return lines
 
 
 def measure_rounds(port: int, routes: dict[str, server.Client]) -> Rounds:

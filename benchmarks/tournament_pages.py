@@ -145,14 +145,8 @@ def run() -> list[str]:
         f"page, {server_pages.ROUNDS} rounds of {server_pages.SECONDS:.0f} s each; {PAIRS} "
         f"pairs, {PLAYED} rounds closed, round {PLAYED + 1} being played):",
         f"  /healthz: {healthz.text()}",
+        *measured.target_lines(TARGETS),
     ]
-    for name, target in TARGETS.items():
-        ratio, spread = measured.ratio(name)
-        aim = f"{server.verdict(ratio, target)}; target <= {target}x" if target else "no target"
-        lines.append(
-            f"  {name}: {measured.figure(name).text()}; {ratio:.1f}x /healthz "
-            f"(rounds {spread}; {aim})"
-        )
     errors = sum(measured.figure(name).errors for name in TARGETS) + healthz.errors
     lines.append(
         f"  server errors in the run: {errors} ({'ok' if errors == 0 else 'OVER'}; target 0)"
