@@ -89,7 +89,7 @@ def test_statistics_pages_use_a_constant_number_of_statements(app: Flask, client
         for number in range(12):
             store(app, [["Ana", "Beto"], ["Carla", f"Otro {number}"]], title=str(number))
     assert counts[:4] == counts[4:]
-    assert max(counts) <= 8
+    assert max(counts) <= 9  # a drawn statistics page: its counters, the list, the figures
 
 
 @pytest.mark.parametrize(

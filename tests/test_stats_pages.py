@@ -9,17 +9,21 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import OWNER
 from stored import MakeMatch
+from stored import create_account
+from stored import join_group
 from stored import player_id
 from stored import rename
+from stored import signed_in
 
 from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.storage import caching
+from anotador.storage.models import Group
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.web.extensions import db
-from anotador.web.views import players
 
 PAIRS = (
     {"name": "Nosotros", "players": ["Ana", "Carla"]},
@@ -50,6 +54,8 @@ def test_a_warm_page_reads_no_sides_and_shows_the_same(
         second = client.get(url).get_data(as_text=True)
     assert any("side.figures" in statement for statement in cold)
     assert not any("side.figures" in statement for statement in warm)
+    # Kept under the account's counters: the matches are not even listed.
+    assert not any("match.content_hash" in statement for statement in warm)
     assert len(warm) < len(cold)
     # The same figures (the CSRF tokens of the rename and merge forms differ).
     assert re.sub(r'value="[^"]*"', "", first) == re.sub(r'value="[^"]*"', "", second)
@@ -126,10 +132,9 @@ def test_a_match_without_a_content_hash_is_read_every_time(
     assert any("side.figures" in statement for statement in statements)
 
 
-def test_figures_made_from_a_newer_state_are_kept_under_it(app: Flask, make_match: MakeMatch):
+def test_summaries_made_from_a_newer_state_are_kept_under_it(app: Flask, make_match: MakeMatch):
     """A hand saved between the listing of the matches and the reading of their summaries:
-    the figures show it, and are kept under the state they were made from, not the one
-    listed."""
+    the summary shows it, and is kept under the state it was made from, not the one listed."""
     match_id = make_match(sides=PAIRS, hands=[HAND])
     ana = player_id(app, "Ana")
     with app.test_request_context("/"):
@@ -141,8 +146,55 @@ def test_figures_made_from_a_newer_state_are_kept_under_it(app: Flask, make_matc
         stock_out = {"end": "stock_out", "sides": [{"table_points": 0}, {"table_points": 0}]}
         assert services.hands.record_hand(match, stock_out, match.version, None).ok
     with app.test_request_context("/"):
-        html = players.statistics_section([ana], found, services.queries.Filters(), [], {})
-    assert ">450,0<" in html  # both hands
-    assert found.key != listed
-    kept = list(caching.caches(app).sections.entries)
-    assert [key[-1] for key in kept] == [found.key]
+        (summary,) = found.found
+        assert found.key is not None
+        assert listed is not None
+        assert found.key != listed
+        summaries = caching.caches(app).summaries
+        assert summaries.get(found.key[0]) == summary
+        assert summaries.get(listed[0]) is None
+    assert summary.sides[0].figures.hands == 2
+
+
+def test_a_groups_matches_show_at_once_on_a_members_page(
+    app: Flask, client: FlaskClient, make_match: MakeMatch
+) -> None:
+    """The page is kept under the member's counter and the group's: a match shared into the
+    group, a hand its owner saves, and the member leaving each show on the next view."""
+    first, second = make_match(sides=PAIRS, hands=[HAND]), make_match(sides=PAIRS, hands=[HAND])
+    create_account(app, "Miembro")
+    with app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        assert owner is not None
+        group = services.groups.create_group(owner.id, "Familia")
+        member = join_group(group, "Miembro")
+        group_id, member_id = group.id, member.id
+        db.session.commit()
+    share(app, first, group_id)
+    phone = signed_in(app, "Miembro")
+    url = f"/jugadores/{player_id(app, 'Ana')}"
+    assert matches_played(phone.get(url).get_data(as_text=True)) == 1
+    assert matches_played(phone.get(url).get_data(as_text=True)) == 1  # kept
+    share(app, second, group_id)
+    assert matches_played(phone.get(url).get_data(as_text=True)) == 2
+    with app.app_context():
+        match = services.queries.load_match(second)
+        assert match is not None
+        stock_out = {"end": "stock_out", "sides": [{"table_points": 0}, {"table_points": 0}]}
+        assert services.hands.record_hand(match, stock_out, match.version, None).ok
+    assert ">600,0<" in phone.get(url).get_data(as_text=True)  # 1800 over 3 hands
+    with app.app_context():
+        group = db.session.get(Group, group_id)
+        assert group is not None
+        assert services.groups.remove_member(group, member_id)
+        db.session.commit()
+    assert phone.get(url).status_code == 404  # Ana is no longer a player it sees
+
+
+def share(app: Flask, match_id: int, group_id: int) -> None:
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        assert match.owner_id is not None
+        assert services.sharing.set_group(match, match.owner_id, group_id)
+        db.session.commit()

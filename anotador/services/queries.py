@@ -57,6 +57,7 @@ from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
 from anotador.statistics.reads import Summaries as Summaries
 from anotador.statistics.reads import kept_summaries as kept_summaries
+from anotador.statistics.reads import matches_version as matches_version
 from anotador.statistics.reads import summaries as summaries
 from anotador.storage.models import Match
 from anotador.storage.models import Player

@@ -21,6 +21,7 @@ from anotador.services.filters import Filters
 from anotador.services.filters import filtered
 from anotador.services.filters import matches_of
 from anotador.services.filters import played_by
+from anotador.services.scope import ACCOUNT
 from anotador.services.scope import ACCOUNT_MATCHES
 from anotador.services.scope import Scope
 from anotador.statistics import summaries as stats
@@ -28,6 +29,8 @@ from anotador.storage.caching import caches
 from anotador.storage.caching import state_keys
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
+from anotador.storage.models import MatchesVersion
+from anotador.storage.models import Membership
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
@@ -112,6 +115,33 @@ def kept_summaries(
     return Summaries(connection.execute(listed).all())
 
 
+def matches_version(scope: Scope) -> tuple[Hashable, ...] | None:
+    """The key of everything the matches ``scope`` sees are (which matches, and each one's
+    state): the database, the account and the :class:`MatchesVersion` of the account and of
+    each of its groups, which the database bumps with every write to one of them. One small
+    statement, where listing the matches reads every one. None for a scope that is not an
+    account's (an administrator's command line sees every match: no counter covers them)."""
+    if not scope.of_account:
+        return None
+    counted = db.session.connection().execute(SEEN_VERSIONS, scope.parameters()).all()
+    return (db.engine.url.render_as_string(), scope.user_id, *sorted(map(tuple, counted)))
+
+
+#: The counters of an account (``scope.ACCOUNT``) and of its groups. An account or group
+#: without a row has had no write since counters began (a first write adds the row).
+SEEN_VERSIONS = sa.select(
+    MatchesVersion.holder, MatchesVersion.holder_id, MatchesVersion.version
+).where(
+    sa.or_(
+        sa.and_(MatchesVersion.holder == "a", MatchesVersion.holder_id == ACCOUNT),
+        sa.and_(
+            MatchesVersion.holder == "g",
+            MatchesVersion.holder_id.in_(
+                sa.select(Membership.group_id).where(Membership.user_id == ACCOUNT)
+            ),
+        ),
+    )
+)
 #: The columns that list the matches: what their keys are made of.
 KEY_COLUMNS = (Match.id, Match.version, Match.content_hash)
 #: The matches of one player (``statistics_player``) that an account sees

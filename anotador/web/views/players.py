@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from flask import Blueprint
@@ -92,37 +91,37 @@ def render_stats(template: str, team: list[Player]) -> tuple[str, int]:
     filters = services.queries.Filters(variant=read.variant, since=read.since, until=read.until)
     args = {k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")}
     ids = [p.id for p in team]
-    if errors:
-        found = services.queries.Summaries()
-    else:
-        found = services.queries.kept_summaries(access.scope(), ids, filters, all_players=True)
     page = render_template(
         template,
         team=team,
         own=all(player.owner_id == access.user_id() for player in team),
-        statistics=statistics_section(ids, found, filters, errors, args),
+        statistics=statistics_section(ids, filters, errors, args),
     )
     return page, 400 if errors else 200
 
 
 def statistics_section(
     team: list[int],
-    found: services.queries.Summaries,
     filters: services.queries.Filters,
     errors: list[str],
     args: dict[str, str],
 ) -> Markup:
     """The page's filters (``filters`` as read from ``args``, with their ``errors``) and the
-    figures of ``team`` over the matches ``found``. These depend on those matches' states
-    alone (``found.key``), the filters, the language and where the app is mounted, so they
-    are drawn once for all of these and kept."""
+    figures of ``team`` over the matches the account sees. These depend on those matches
+    alone, the filters, the language and where the app is mounted, so they are drawn once
+    for all of these and kept under the account's :func:`matches_version` (one small read:
+    the matches are listed only to draw). Not kept while a match has no content hash (one
+    written outside the app), whose figures are read every time."""
+    scope = access.scope()
+    version = None if errors else services.queries.matches_version(scope)
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
-
-    def key() -> Hashable | None:
-        # Before the summaries are read, the states listed; after, those they were made of.
-        return None if found.key is None or errors else (*view, found.key)
+    key = None if version is None else (*view, version)
+    found = services.queries.Summaries()
 
     def draw() -> Markup:
+        nonlocal found
+        if not errors:
+            found = services.queries.kept_summaries(scope, team, filters, all_players=True)
         figures = stats.team_stats(found.found, frozenset(team))
         pair = len(team) > 1
         action = (
@@ -145,7 +144,7 @@ def statistics_section(
             )
         )
 
-    return kept(caches().sections, key(), draw, key)
+    return kept(caches().sections, key, draw, lambda: None if found.key is None else key)
 
 
 @bp.get("/<id:player_id>")
