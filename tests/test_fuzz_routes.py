@@ -78,6 +78,7 @@ from werkzeug.exceptions import HTTPException
 
 from anotador import create_app
 from anotador import services
+from anotador.storage import caching
 from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
@@ -433,19 +434,29 @@ def table_rows(app: Flask) -> Rows:
 
 
 def put_back(app: Flask, rows: Rows) -> None:
-    """Make every table hold exactly ``rows`` again."""
+    """Make every table hold exactly ``rows`` again. The counters the database's triggers
+    keep (``MatchesVersion``) are written last, over what the triggers did meanwhile; what
+    the app kept under the counters' later values is forgotten, as a restart would."""
+    tables = [table for table in db.metadata.sorted_tables if table.name != COUNTERS]
     with app.app_context():
         db.session.remove()
         with db.engine.begin() as connection:
-            for table in reversed(db.metadata.sorted_tables):
+            for table in reversed(tables):
                 connection.execute(table.delete())
-            for table in db.metadata.sorted_tables:
+            for table in [*tables, db.metadata.tables[COUNTERS]]:
+                if table.name == COUNTERS:
+                    connection.execute(table.delete())
                 if rows[table.name]:
                     names = table.columns.keys()
                     values = [
                         dict(zip(names, row, strict=True)) for row in rows[table.name].values()
                     ]
                     connection.execute(table.insert(), values)
+        caching.caches(app).clear()
+
+
+#: The table of counters that triggers keep (``storage.models.MatchesVersion``).
+COUNTERS = "matches_version"
 
 
 def rows_diff(before: Rows, after: Rows, limit: int = 6) -> str:
