@@ -16,6 +16,7 @@ from anotador import services
 from anotador.storage.models import Match
 from anotador.storage.models import MatchesVersion
 from anotador.storage.models import Membership
+from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import User
@@ -131,3 +132,16 @@ def test_a_deleted_account_counts_on_for_an_account_made_with_its_id(app: Flask)
     _, other, _, _ = setting(app)
     assert written(app, sa.delete(User).where(User.id == other)) == {("a", other)}
     assert ("a", other) in counters(app)  # the row stays: a reused id starts past it
+
+
+def test_a_players_change_bumps_its_account(app: Flask):
+    owner, other, _, _ = setting(app)
+    with app.app_context():
+        player = db.session.scalars(sa.select(Player.id).where(Player.name == "Ana")).one()
+    this_player = Player.id == player
+    renamed = sa.update(Player).where(this_player).values(name="Anita")
+    assert written(app, renamed) == {("a", owner)}
+    given = sa.update(Player).where(this_player).values(owner_id=other)
+    assert written(app, given) == {("a", owner), ("a", other)}
+    new = sa.insert(Player).values(name="Nueva", name_key="nueva", owner_id=other)
+    assert written(app, new) == {("a", other)}

@@ -8,9 +8,11 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_counting import count_statements
+from stored import OWNER
 from stored import create_stored_match
 from stored import match_document
 from stored import player_id
+from stored import rename
 from stored import signed_in
 
 from anotador import services
@@ -54,6 +56,30 @@ def test_registry_lists_players_with_their_matches(app: Flask, client: FlaskClie
     )
     assert rows == [("Ana", "2"), ("Beto", "2"), ("Carla", "2"), ("Dani", "1"), ("Eva", "1")]
     assert "Eva" not in client.get("/jugadores/?q=an").text
+
+
+def test_the_registry_is_kept_and_shows_every_change_at_once(app: Flask, client: FlaskClient):
+    """Kept under the account's counters: a warm registry counts no seats, and a new match,
+    a renamed player (one without matches too) and a merge show on the next view."""
+    store(app, [["Ana", "Beto"], ["Carla", "Dani"]])
+    client.get("/jugadores/")
+    with count_statements(app) as warm:
+        assert ">Ana</span>" in client.get("/jugadores/").text
+    assert not any("seat" in statement for statement in warm)
+    store(app, [["Ana", "Carla"], ["Beto", "Eva"]])
+    assert '>Eva</span> <span class="muted">1 partida<' in client.get("/jugadores/").text
+    with app.app_context():
+        owner = services.accounts.find_account(OWNER)
+        assert owner is not None
+        services.players.find_or_create_player("Sin Partidas", owner.id)
+        db.session.commit()
+    assert ">Sin Partidas</span>" in client.get("/jugadores/").text
+    rename(app, "Sin Partidas", "Nadie Aún")
+    page = client.get("/jugadores/").text
+    assert ">Nadie Aún</span>" in page
+    assert "Sin Partidas" not in page
+    rename(app, "Eva", "Evita")
+    assert '>Evita</span> <span class="muted">1 partida<' in client.get("/jugadores/").text
 
 
 def test_player_page_shows_statistics_and_chart(app: Flask, client: FlaskClient):

@@ -102,11 +102,14 @@ def kept_key(*view: Hashable) -> tuple[Hashable, ...] | None:
     return ("ratings", *place, *view, locale_name(), request.script_root)
 
 
-def player_rating(player_id: int) -> Markup:
-    """A player's rating and its history, with its club points, for the player's page (its
+def club_points_of(player_id: int) -> int:
+    """The club points of one of the signed-in account's players."""
+    return points_reads.points_by_player(access.user_id()).get(player_id, 0)
+
+
+def player_rating(player_id: int, club_points: int) -> Markup:
+    """A player's rating and its history, with its ``club_points``, for the player's page (its
     account's players): the rating is drawn once per ratings version."""
-    owner_id = access.user_id()
-    club_points = points_reads.points_by_player(owner_id).get(player_id, 0)
     rating = kept(caches().sections, kept_key("player", player_id), lambda: rating_of(player_id))
     return Markup(render_template("ratings/_player.html", club_points=club_points, rating=rating))
 

@@ -116,7 +116,7 @@ def kept_summaries(
 
 
 def matches_version(scope: Scope) -> tuple[Hashable, ...] | None:
-    """The key of everything the matches ``scope`` sees are (which matches, and each one's
+    """The key of all the matches and players ``scope`` sees (which ones, and each one's
     state): the database, the account and the :class:`MatchesVersion` of the account and of
     each of its groups, which the database bumps with every write to one of them. One small
     statement, where listing the matches reads every one. None for a scope that is not an

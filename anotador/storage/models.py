@@ -323,9 +323,9 @@ class Hand(Model):
 class MatchesVersion(Model):
     """A counter per account (``holder`` "a") and per group ("g"), bumped by the database
     itself, in the same transaction, on every write to a match the holder holds (its owner's
-    and its group's), to a seat of one, and to an account's memberships (migration
-    ``c9e1f3a5b7d8``: triggers, so no write path can forget it). What is derived from the
-    matches an account sees is kept under its counter and its groups'
+    and its group's), to a seat of one, to an account's players and to its memberships
+    (migration ``c9e1f3a5b7d8``: triggers, so no write path can forget it). What is derived
+    from the matches and players an account sees is kept under its counter and its groups'
     (``services.queries.matches_version``): a change is a new key, nothing stale is served.
     Rows are never deleted, so an account or group made with a deleted one's id counts on."""
 

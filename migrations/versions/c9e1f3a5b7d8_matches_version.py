@@ -1,9 +1,10 @@
 """matches version
 
 A counter per account and per group that the database bumps, in the same transaction, on
-every write to a match it holds (as owner or group), to a seat of one, and to an account's
-memberships. What is derived from the matches an account sees (a player's statistics) is
-kept under its counter and its groups': triggers, not the app's write paths, keep it, so no
+every write to a match it holds (as owner or group), to a seat of one, to one of its
+players and to an account's memberships. What is derived from the matches and players an
+account sees (a player's statistics, the players' registry) is kept under its counter and
+its groups': triggers, not the app's write paths, keep it, so no
 path (a bulk update, a cascade, a change made outside the app) can leave it behind.
 
 On PostgreSQL the triggers are deferred to the commit: a transaction then takes the
@@ -66,6 +67,11 @@ TRIGGERS = {
         SIDE_HOLDERS.format(sides="NEW.side_id"),
         SIDE_HOLDERS.format(sides="OLD.side_id, NEW.side_id"),
         SIDE_HOLDERS.format(sides="OLD.side_id"),
+    ),
+    "player": (
+        "SELECT 'a' AS holder, NEW.owner_id AS holder_id",
+        "SELECT 'a' AS holder, OLD.owner_id AS holder_id UNION SELECT 'a', NEW.owner_id",
+        "SELECT 'a' AS holder, OLD.owner_id AS holder_id",
     ),
     "membership": (
         "SELECT 'a' AS holder, NEW.user_id AS holder_id",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from flask import Blueprint
@@ -21,6 +22,7 @@ from wtforms import BooleanField
 from wtforms.validators import InputRequired
 
 from anotador import services
+from anotador.ratings.views import club_points_of
 from anotador.statistics import charts
 from anotador.statistics import summaries as stats
 from anotador.storage.caching import caches
@@ -57,13 +59,34 @@ def index() -> tuple[str, int]:
         search = inputs.name(request.args.get("q"))
         after = inputs.text(request.args.get("despues"), 3 * NAME_LENGTH) or None
     except inputs.BadInput as refused:
-        empty: dict[str, Any] = {"players": [], "search": "", "next_key": None, "after": None}
-        return render_template("players/index.html", error=refused.message, **empty), 400
-    players, next_key = services.queries.player_registry(access.scope(), search, after)
-    page = render_template(
-        "players/index.html", players=players, search=search, next_key=next_key, after=after
-    )
+        page = render_template("players/index.html", error=refused.message, search="")
+        return page, 400
+    page = render_template("players/index.html", search=search, registry=registry(search, after))
     return page, 200
+
+
+def registry(search: str, after: str | None) -> Markup:
+    """A page of the players the account sees (named like ``search``, after ``after``),
+    with their matches: counting them reads every seat of every match, so the page is drawn
+    once per :func:`matches_version` of the account (which the players count in too)."""
+    scope = access.scope()
+    version = services.queries.matches_version(scope)
+    view = (search, after, locale_name(), request.script_root)
+    key = None if version is None else ("registry", *view, version)
+
+    def draw() -> Markup:
+        players, next_key = services.queries.player_registry(scope, search, after)
+        return Markup(
+            render_template(
+                "players/_registry.html",
+                players=players,
+                search=search,
+                next_key=next_key,
+                after=after,
+            )
+        )
+
+    return kept(caches().sections, key, draw)
 
 
 @bp.get("/sugerencias")
@@ -86,18 +109,21 @@ def get_player(player_id: int, *, own: bool = False) -> Player:
 
 
 def render_stats(template: str, team: list[Player]) -> tuple[str, int]:
-    """A statistics page of one player or a pair, with the page's filters."""
+    """A statistics page of a pair, with the page's filters."""
+    filters, errors, args = read_statistics_filters()
+    ids = [p.id for p in team]
+    version = None if errors else services.queries.matches_version(access.scope())
+    statistics, _ = statistics_section(ids, filters, errors, args, version)
+    page = render_template(template, team=team, statistics=statistics)
+    return page, 400 if errors else 200
+
+
+def read_statistics_filters() -> tuple[services.queries.Filters, list[str], dict[str, str]]:
+    """A statistics page's filters, the problems found reading them and the arguments."""
     read, errors = read_filters(request.args)
     filters = services.queries.Filters(variant=read.variant, since=read.since, until=read.until)
     args = {k: v for k, v in request.args.items() if k in ("variante", "desde", "hasta")}
-    ids = [p.id for p in team]
-    page = render_template(
-        template,
-        team=team,
-        own=all(player.owner_id == access.user_id() for player in team),
-        statistics=statistics_section(ids, filters, errors, args),
-    )
-    return page, 400 if errors else 200
+    return filters, errors, args
 
 
 def statistics_section(
@@ -105,15 +131,16 @@ def statistics_section(
     filters: services.queries.Filters,
     errors: list[str],
     args: dict[str, str],
-) -> Markup:
+    version: Hashable | None,
+) -> tuple[Markup, bool]:
     """The page's filters (``filters`` as read from ``args``, with their ``errors``) and the
     figures of ``team`` over the matches the account sees. These depend on those matches
     alone, the filters, the language and where the app is mounted, so they are drawn once
-    for all of these and kept under the account's :func:`matches_version` (one small read:
-    the matches are listed only to draw). Not kept while a match has no content hash (one
-    written outside the app), whose figures are read every time."""
+    for all of these and kept under the account's ``version`` (:func:`matches_version`, one
+    small read: the matches are listed only to draw; None: not kept). Not kept while a
+    match has no content hash (one written outside the app), whose figures are read every
+    time: then False comes with the section (what shows it may not be kept either)."""
     scope = access.scope()
-    version = None if errors else services.queries.matches_version(scope)
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
     key = None if version is None else (*view, version)
     found = services.queries.Summaries()
@@ -144,13 +171,44 @@ def statistics_section(
             )
         )
 
-    return kept(caches().sections, key, draw, lambda: None if found.key is None else key)
+    section = kept(caches().sections, key, draw, lambda: None if found.key is None else key)
+    return section, found.key is not None
 
 
 @bp.get("/<id:player_id>")
 def show(player_id: int) -> ResponseReturnValue:
-    """A player's statistics and results over time."""
-    return render_stats("players/show.html", [get_player(player_id)])
+    """A player's statistics and results over time (its rating and club points for its own
+    account). Below its title the page is drawn once per state of all it shows, and kept:
+    the account's matches and players (:func:`matches_version`), its ratings (their
+    version, read with the account), the player's club points, the filters, the language
+    and where the app is mounted."""
+    player = get_player(player_id)
+    filters, errors, args = read_statistics_filters()
+    own = player.owner_id == access.user_id()
+    club_points = club_points_of(player.id) if own else 0
+    version = None if errors else services.queries.matches_version(access.scope())
+    view = (player.id, player.name, own, club_points, tuple(sorted(args.items())))
+    place = (locale_name(), request.script_root, access.ratings_version())
+    key = None if version is None else ("player", *view, *place, version)
+
+    keep = True
+
+    def draw() -> Markup:
+        nonlocal keep
+        statistics, keep = statistics_section([player.id], filters, errors, args, version)
+        return Markup(
+            render_template(
+                "players/_show.html",
+                player=player,
+                own=own,
+                club_points=club_points,
+                statistics=statistics,
+            )
+        )
+
+    body = kept(caches().sections, key, draw, lambda: key if keep else None)
+    page = render_template("players/show.html", player=player, body=body)
+    return page, 400 if errors else 200
 
 
 @bp.get("/<id:player_id>/editar")
