@@ -56,6 +56,8 @@ def test_a_warm_page_reads_no_sides_and_shows_the_same(
     assert not any("side.figures" in statement for statement in warm)
     # Kept under the account's counters: the matches are not even listed.
     assert not any("match.content_hash" in statement for statement in warm)
+    # The account (with its ratings version), the player, its club points, the counters.
+    assert len(warm) == 4
     assert len(warm) < len(cold)
     # The same figures (the CSRF tokens of the rename and merge forms differ).
     assert re.sub(r'value="[^"]*"', "", first) == re.sub(r'value="[^"]*"', "", second)
