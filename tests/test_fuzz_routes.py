@@ -435,24 +435,32 @@ def table_rows(app: Flask) -> Rows:
 
 def put_back(app: Flask, rows: Rows) -> None:
     """Make every table hold exactly ``rows`` again. The counters the database's triggers
-    keep (``MatchesVersion``) are written last, over what the triggers did meanwhile; what
-    the app kept under the counters' later values is forgotten, as a restart would."""
-    tables = [table for table in db.metadata.sorted_tables if table.name != COUNTERS]
+    keep (``MatchesVersion``) are written after the other tables' commit (when PostgreSQL runs
+    their triggers), over what the triggers did; what the app kept under the counters' later
+    values is forgotten, as a restart would."""
+    counters = db.metadata.tables[COUNTERS]
+    tables = [table for table in db.metadata.sorted_tables if table is not counters]
     with app.app_context():
         db.session.remove()
         with db.engine.begin() as connection:
             for table in reversed(tables):
                 connection.execute(table.delete())
-            for table in [*tables, db.metadata.tables[COUNTERS]]:
-                if table.name == COUNTERS:
-                    connection.execute(table.delete())
-                if rows[table.name]:
-                    names = table.columns.keys()
-                    values = [
-                        dict(zip(names, row, strict=True)) for row in rows[table.name].values()
-                    ]
-                    connection.execute(table.insert(), values)
+            for table in tables:
+                insert_rows(connection, table, rows[table.name])
+        with db.engine.begin() as connection:
+            connection.execute(counters.delete())
+            insert_rows(connection, counters, rows[COUNTERS])
         caching.caches(app).clear()
+
+
+def insert_rows(
+    connection: sa.Connection, table: sa.Table, rows: dict[Any, tuple[Any, ...]]
+) -> None:
+    if rows:
+        names = table.columns.keys()
+        connection.execute(
+            table.insert(), [dict(zip(names, row, strict=True)) for row in rows.values()]
+        )
 
 
 #: The table of counters that triggers keep (``storage.models.MatchesVersion``).
