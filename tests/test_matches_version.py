@@ -5,6 +5,10 @@ PostgreSQL the triggers run at the commit)."""
 
 from __future__ import annotations
 
+import threading
+import time
+
+import pytest
 import sqlalchemy as sa
 from flask import Flask
 from stored import OWNER
@@ -145,3 +149,90 @@ def test_a_players_change_bumps_its_account(app: Flask):
     assert written(app, given) == {("a", owner), ("a", other)}
     new = sa.insert(Player).values(name="Nueva", name_key="nueva", owner_id=other)
     assert written(app, new) == {("a", other)}
+
+
+def test_a_write_rolled_back_to_a_savepoint_bumps_nothing(app: Flask):
+    _, other, _, match_id = setting(app)
+    before = counters(app)
+    with app.app_context():
+        db.session.execute(sa.update(Player).where(Player.owner_id == other).values(name="x"))
+        new = sa.insert(Player).values(name="Nueva", name_key="nueva", owner_id=other)
+        db.session.execute(new)
+        savepoint = db.session.begin_nested()
+        db.session.execute(sa.update(Match).where(Match.id == match_id).values(version=7))
+        savepoint.rollback()
+        db.session.commit()
+    assert bumped(before, counters(app)) == {("a", other)}
+
+
+def test_commits_writing_one_group_with_several_owners_never_deadlock(app: Flask):
+    """Unsharing matches of two owners, and a save of one of them, commit together: on
+    PostgreSQL they lock the counters in one order, so one waits and neither is aborted."""
+    if db_dialect(app) != "postgresql":
+        pytest.skip("SQLite writes take turns: they cannot wait for each other's locks")
+    owner, other, group, shared = setting(app)
+    others_matches = [
+        create_stored_match(app, match_document(sides=SIDES), owner="Otra") for _ in range(2)
+    ]
+    share = sa.update(Match).where(Match.id.in_(others_matches)).values(group_id=group)
+    written(app, share)
+    before = counters(app)
+    with app.app_context():
+        engine = db.engine
+    group_counter = sa.select(MatchesVersion.version).where(
+        MatchesVersion.holder == "g", MatchesVersion.holder_id == group
+    )
+    observer = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    with (
+        observer,
+        engine.connect() as holder,
+        engine.connect() as unsharing,
+        engine.connect() as saving,
+    ):
+        # The group's counter is held, so both commits are seen waiting on their locks.
+        holder.execute(group_counter.with_for_update())
+        for match_id in (shared, others_matches[0]):
+            unsharing.execute(sa.update(Match).where(Match.id == match_id).values(group_id=None))
+        bump = sa.update(Match).where(Match.id == others_matches[1])
+        saving.execute(bump.values(version=Match.version + 1))
+        failures: list[BaseException] = []
+        commits = []
+        for connection in (unsharing, saving):
+            pid = backend_pid(connection)
+            commits.append(threading.Thread(target=commit, args=(connection, failures)))
+            commits[-1].start()
+            wait_for_lock(observer, pid)
+        holder.rollback()
+        for thread in commits:
+            thread.join(timeout=30)
+    assert failures == []
+    assert bumped(before, counters(app)) == {("a", owner), ("a", other), ("g", group)}
+
+
+def db_dialect(app: Flask) -> str:
+    with app.app_context():
+        return db.engine.dialect.name
+
+
+def backend_pid(connection: sa.Connection) -> int:
+    return connection.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+
+
+def commit(connection: sa.Connection, failures: list[BaseException]) -> None:
+    try:
+        connection.commit()
+    except sa.exc.DBAPIError as failure:
+        failures.append(failure)
+
+
+def wait_for_lock(observer: sa.Connection, pid: int) -> None:
+    """Wait until the backend ``pid`` waits for a lock (its commit reached the counters);
+    ``observer`` commits each read, so each one sees the activity anew."""
+    waiting = sa.text(
+        "SELECT count(*) FROM pg_stat_activity WHERE pid = :pid AND wait_event_type = 'Lock'"
+    )
+    for _ in range(500):
+        if observer.execute(waiting, {"pid": pid}).scalar_one():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"backend {pid} never waited for a lock")

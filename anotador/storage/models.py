@@ -324,10 +324,12 @@ class MatchesVersion(Model):
     """A counter per account (``holder`` "a") and per group ("g"), bumped by the database
     itself, in the same transaction, on every write to a match the holder holds (its owner's
     and its group's), to a seat of one, to an account's players and to its memberships
-    (migration ``c9e1f3a5b7d8``: triggers, so no write path can forget it). What is derived
-    from the matches and players an account sees is kept under its counter and its groups'
-    (``services.queries.matches_version``): a change is a new key, nothing stale is served.
-    Rows are never deleted, so an account or group made with a deleted one's id counts on."""
+    (migrations ``c9e1f3a5b7d8`` and ``d2f4a6c8e0b1``: triggers, so no write path can
+    forget it; on PostgreSQL they lock the counters at the commit, all in one order). What
+    is derived from the matches and players an account sees is kept under its counter and
+    its groups' (``services.queries.matches_version``): a change is a new key, nothing stale
+    is served. Rows are never deleted, so an account or group made with a deleted one's id
+    counts on."""
 
     __tablename__ = "matches_version"
 
