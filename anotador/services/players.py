@@ -6,6 +6,8 @@ from typing import Any
 from typing import cast
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite
 
 from anotador import rules
 from anotador.ratings import store as ratings
@@ -22,15 +24,21 @@ from anotador.web.extensions import db
 
 
 def find_or_create_player(name: str, owner_id: int | None) -> Player:
-    """The account's player with this name (accents and case aside), or a new one."""
+    """The account's player with this name (accents and case aside), or a new one.
+
+    Two requests may add the same new name at one moment (two pairs naming one new player,
+    two tables' matches): the player is added by an upsert (``ON CONFLICT DO NOTHING`` on
+    either database; on PostgreSQL it waits for the other's commit), then read, so both find
+    the one row instead of one failing on the unique names."""
     clean = rules.clean_text(name)
     key = name_key(clean)
     statement = sa.select(Player).where(Player.name_key == key, Player.owner_id == owner_id)
     player = db.session.scalars(statement).first()
     if player is None:
-        player = Player(name=clean, name_key=key, owner_id=owner_id)
-        db.session.add(player)
-        db.session.flush()
+        insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+        added = insert(Player).values(name=clean, name_key=key, owner_id=owner_id)
+        db.session.execute(added.on_conflict_do_nothing(index_elements=["owner_id", "name_key"]))
+        player = db.session.scalars(statement).one()
     return player
 
 

@@ -171,6 +171,8 @@ class ResultForm(Form):
 class SwapForm(Form):
     first = StringField()
     second = StringField()
+    #: The tournament's version the page showed (``rounds.swap``).
+    seen = StringField()
 
 
 class ConfirmForm(Form):

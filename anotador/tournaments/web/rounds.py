@@ -15,6 +15,7 @@ from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.service import Refused
 from anotador.tournaments.web.service import current_round
+from anotador.tournaments.web.service import lock
 from anotador.tournaments.web.service import record
 from anotador.tournaments.web.service import table_match
 from anotador.tournaments.web.service import table_state
@@ -25,9 +26,12 @@ from anotador.web.extensions import db
 def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False) -> Round:
     """Draw the next round's tables (the director may swap pairs before starting it);
     ``by_rating``: the first round's, with the pairs seeded by rating first."""
+    lock(tournament)
     if tournament.status == "finished":
         raise Refused("finished")
     latest = current_round(tournament)
+    if latest is not None and latest.status == "drawn":
+        raise Refused("round_drawn")
     if latest is not None and latest.status != "closed":
         raise Refused("round_open")
     if len(tournament.round_rows) >= tournament.rounds:
@@ -63,11 +67,23 @@ def active(pair: TournamentPair, number: int) -> bool:
     return not pair.withdrawn and pair.joined_round <= number
 
 
-def swap(round_row: Round, account_id: int, first: TournamentPair, second: TournamentPair) -> None:
+def swap(
+    round_row: Round,
+    account_id: int,
+    first: TournamentPair,
+    second: TournamentPair,
+    seen: int | None = None,
+) -> None:
     """Exchange the seats of two pairs of a round not started yet (a bye's too); in a manual
-    tournament, two pairs not seated yet sit at a new table instead (``first`` NS)."""
+    tournament, two pairs not seated yet sit at a new table instead (``first`` NS).
+    ``seen``: the tournament's version the director's page showed. A swap asked twice would
+    undo itself (and a seating, swap the new table's pairs): refused when the tournament
+    changed since."""
+    lock(round_row.tournament)
     if round_row.status != "drawn":
         raise Refused("round_started")
+    if seen is not None and seen != round_row.tournament.version:
+        raise Refused("changed")
     waiting = {table.ns_pair_id: table for table in round_row.tables if table.is_bye}
     manual = round_row.tournament.system == "manual"
     if manual and first.id in waiting and second.id in waiting and first.id != second.id:
@@ -108,6 +124,7 @@ def seat(round_row: Round, account_id: int, ns: RoundTable, ew: RoundTable) -> N
 def start_round(round_row: Round, account_id: int) -> list[int]:
     """Start a drawn round: every table gets its match (with its table link); their ids.
     A pair a manual round left without a table has a bye."""
+    lock(round_row.tournament)
     if round_row.status != "drawn":
         raise Refused("round_started")
     if all(table.is_bye for table in round_row.tables):
@@ -127,12 +144,16 @@ def start_round(round_row: Round, account_id: int) -> list[int]:
 def enter_result(table: RoundTable, account_id: int, mp: tuple[int, int] | None) -> None:
     """Write a table's match points by hand (a table scored on paper, or a correction),
     or clear them (``mp`` None: the table's match counts again)."""
+    lock(table.round.tournament)
     round_row = table.round
     if table.is_bye or round_row.status == "drawn":
         raise Refused("no_result_here")
     tournament = round_row.tournament
     if tournament.status == "finished":
         raise Refused("finished")
+    if (table.mp_ns, table.mp_ew) == (mp or (None, None)):
+        db.session.rollback()  # already so (a double tap, another tab): the lock's end
+        return
     table.mp_ns, table.mp_ew = mp if mp is not None else (None, None)
     record(
         tournament,
@@ -151,6 +172,9 @@ def unfinished(tables: Iterable[RoundTable]) -> list[RoundTable]:
 
 def close_round(round_row: Round, account_id: int) -> None:
     """Close a round whose every table has finished (its results are then final)."""
+    lock(round_row.tournament)
+    if round_row.status == "closed":
+        raise Refused("round_closed")
     if round_row.status != "playing":
         raise Refused("round_not_playing")
     if unfinished(round_row.tables):
@@ -162,6 +186,7 @@ def close_round(round_row: Round, account_id: int) -> None:
 
 def finish(tournament: Tournament, account_id: int) -> None:
     """End the tournament (after its last round, or earlier): its standings are final."""
+    lock(tournament)
     latest = current_round(tournament)
     if latest is not None and latest.status != "closed":
         raise Refused("round_open")

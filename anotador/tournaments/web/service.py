@@ -133,10 +133,30 @@ def shared(token: str) -> Tournament | None:
     return db.session.scalars(statement).first()
 
 
+#: The tournament's row by id, in the statements below.
+ROW = Tournament.__table__.c
+#: An UPDATE that changes nothing (as ``backup/integrity.py``'s): on PostgreSQL it takes the
+#: tournament's row lock, on SQLite the database's write lock (SELECT ... FOR UPDATE takes
+#: neither there). Held until the change commits or rolls back.
+LOCK = sa.update(Tournament.__table__).where(ROW.id == sa.bindparam("tournament_id"))
+#: The version's increment, in the database: two changes committed at once each add their 1.
+BUMP = LOCK.values(version=ROW.version + 1)
+
+
+def lock(tournament: Tournament) -> None:
+    """Begin a change of the director's: the tournament's lock first, so that requests
+    changing it at once (tabs, double taps, two workers or hosts) take turns, then every row
+    read before forgotten, so that the use case checks the state the request before it left
+    (the session would hand back its rows as it read them)."""
+    db.session.execute(LOCK.values(version=ROW.version), {"tournament_id": tournament.id})
+    db.session.expire_all()
+
+
 def record(tournament: Tournament, account_id: int | None, change: str, **details: Any) -> None:
-    """Keep a change of the director's (in the change's transaction) and bump the version the
-    boards poll."""
-    tournament.version = (tournament.version or 0) + 1
+    """Keep a change of the director's (in the change's transaction, after :func:`lock`) and
+    bump the version the boards poll and the kept pages are keyed by."""
+    db.session.execute(BUMP, {"tournament_id": tournament.id})
+    db.session.expire(tournament, ["version"])
     db.session.add(
         TournamentChange(
             tournament_id=tournament.id, account_id=account_id, change=change, details=details
@@ -145,7 +165,12 @@ def record(tournament: Tournament, account_id: int | None, change: str, **detail
 
 
 def set_spectator_link(tournament: Tournament, account_id: int, on: bool) -> None:
-    """Make (a new token: an old link never comes back) or revoke the spectator link."""
+    """Make (a new token: an old link never comes back) or revoke the spectator link; asked
+    for the link it already has (a double tap, another tab), nothing changes."""
+    lock(tournament)
+    if (tournament.spectator_token is not None) == on:
+        db.session.rollback()  # the lock's end
+        return
     tournament.spectator_token = new_token() if on else None
     record(tournament, account_id, "link_made" if on else "link_revoked")
     db.session.commit()
@@ -170,6 +195,7 @@ def add_pair(
     """Register a pair of two players of the director's registry (found by name, accents and
     case aside, or added to it). A pair registered once rounds were played joins late: it is
     drawn from the next round on."""
+    lock(tournament)
     if tournament.status == "finished":
         raise Refused("finished")
     if len(tournament.pairs) >= MAX_PAIRS:
@@ -200,9 +226,14 @@ def add_pair(
 def set_withdrawn(
     tournament: Tournament, account_id: int, pair: TournamentPair, withdrawn: bool
 ) -> None:
-    """A pair leaves (it keeps its results and is not drawn again) or comes back."""
+    """A pair leaves (it keeps its results and is not drawn again) or comes back; nothing
+    changes when it already has (a double tap, another tab)."""
+    lock(tournament)
     if tournament.status == "finished":
         raise Refused("finished")
+    if pair.withdrawn == withdrawn:
+        db.session.rollback()  # the lock's end
+        return
     pair.withdrawn = withdrawn
     change = "pair_withdrawn" if withdrawn else "pair_back"
     record(tournament, account_id, change, pair=pair.position)

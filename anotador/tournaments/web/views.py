@@ -20,6 +20,8 @@ from flask import url_for
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
@@ -54,6 +56,9 @@ REFUSALS = {
     "same_player": _l("A pair is two different players."),
     "player_in_a_pair": _l("That player is already in a pair of this tournament."),
     "round_open": _l("Close the round being played first."),
+    "round_drawn": _l("The next round has already been drawn."),
+    "round_closed": _l("This round has already been closed."),
+    "changed": _l("The tournament changed meanwhile (another tab?): look at it again."),
     "all_rounds_played": _l("Every round of the tournament has been played."),
     "too_few_pairs": _l("A round needs at least two pairs to play."),
     "round_started": _l("The round has already started: its tables are set."),
@@ -90,6 +95,26 @@ def round_of(tournament: Tournament, number: int) -> Round:
 def refused(reason: service.Refused, where: str) -> Any:
     flash(str(REFUSALS[reason.code]), "error")
     return redirect(where, 303)
+
+
+#: What a use case may meet when another request changed the tournament at the same moment
+#: past its lock: a unique constraint (the last guard) or a row it read deleted meanwhile.
+RACES = (IntegrityError, ObjectDeletedError)
+
+
+def attempt(use_case: Callable[[], Any], where: str) -> Any | None:
+    """Run a use case; None when it took effect, else a redirect back to ``where`` with the
+    reason (the tournament's state refused it, or another request changed it at that moment),
+    nothing changed."""
+    try:
+        use_case()
+    except service.Refused as reason:
+        db.session.rollback()
+        return refused(reason, where)
+    except RACES:
+        db.session.rollback()
+        return refused(service.Refused("changed"), where)
+    return None
 
 
 def checked(form: Any, where: str) -> Any:
@@ -165,18 +190,9 @@ def add_pair(tournament_id: int) -> Any:
             pair_errors=errors,
         )
         return page, 422
-    try:
-        service.add_pair(
-            tournament,
-            director(),
-            form.first.data or "",
-            form.second.data or "",
-            form.club.data or "",
-        )
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    return redirect(where + "#parejas", 303)
+    first, second, club = form.first.data or "", form.second.data or "", form.club.data or ""
+    back = attempt(lambda: service.add_pair(tournament, director(), first, second, club), where)
+    return back or redirect(where + "#parejas", 303)
 
 
 @bp.post("/<id:tournament_id>/parejas/<id:pair_id>/retiro")
@@ -193,11 +209,9 @@ def withdraw(tournament_id: int, pair_id: int) -> Any:
         abort(400, str(bad))
     if pair is None or withdrawn is None:
         abort(404 if pair is None else 400)
-    try:
-        service.set_withdrawn(tournament, director(), pair, withdrawn == "1")
-    except service.Refused as reason:
-        return refused(reason, where)
-    return redirect(where + "#parejas", 303)
+    leaves = withdrawn == "1"
+    back = attempt(lambda: service.set_withdrawn(tournament, director(), pair, leaves), where)
+    return back or redirect(where + "#parejas", 303)
 
 
 @bp.post("/<id:tournament_id>/rondas")
@@ -211,14 +225,11 @@ def draw(tournament_id: int) -> Any:
         by_rating = inputs.choice(request.form.get("by_rating"), ("1",)) == "1"
     except inputs.BadInput as bad:
         abort(400, str(bad))
-    try:
-        round_row = rounds.draw_round(tournament, director(), by_rating)
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    return redirect(
-        url_for(".round_page", tournament_id=tournament.id, number=round_row.number), 303
-    )
+    drawn: list[Round] = []
+    back = attempt(lambda: drawn.append(rounds.draw_round(tournament, director(), by_rating)), where)
+    if back is not None:
+        return back
+    return redirect(url_for(".round_page", tournament_id=tournament_id, number=drawn[0].number), 303)
 
 
 #: Where a kept live view's forms take the request's CSRF token: the view is kept for every
@@ -280,17 +291,15 @@ def swap(tournament_id: int, number: int) -> Any:
         return back
     try:
         first, second = inputs.row_id(form.first.data), inputs.row_id(form.second.data)
+        seen = inputs.row_id(form.seen.data)
     except inputs.BadInput as bad:
         abort(400, str(bad))
     by_id = {pair.id: pair for pair in tournament.pairs}
     if first not in by_id or second not in by_id:
         abort(400, str(REFUSALS["not_in_round"]))
-    try:
-        rounds.swap(round_row, director(), by_id[first], by_id[second])
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    return redirect(where, 303)
+    pairs = by_id[first], by_id[second]
+    back = attempt(lambda: rounds.swap(round_row, director(), *pairs, seen=seen), where)
+    return back or redirect(where, 303)
 
 
 def change(where: str, use_case: Callable[[], Any]) -> Any:
@@ -298,12 +307,7 @@ def change(where: str, use_case: Callable[[], Any]) -> Any:
     the reason when the tournament's state refused it (nothing changed)."""
     if (back := checked(ConfirmForm(), where)) is not None:
         return back
-    try:
-        use_case()
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    return redirect(where, 303)
+    return attempt(use_case, where) or redirect(where, 303)
 
 
 @bp.post("/<id:tournament_id>/rondas/<id:number>/empezar")
@@ -378,12 +382,9 @@ def result(tournament_id: int, table_id: int) -> Any:
             "tournaments/round.html", tournament=tournament, number=number, content=content
         )
         return page, 422
-    try:
-        rounds.enter_result(table, director(), mp)
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    return redirect(where, 303)
+    return attempt(lambda: rounds.enter_result(table, director(), mp), where) or redirect(
+        where, 303
+    )
 
 
 # The standings, the board, the exports and their live poll: by id and by spectator link.
