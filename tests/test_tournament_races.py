@@ -12,6 +12,7 @@ trial a tournament of its own.
 from __future__ import annotations
 
 import collections
+import itertools
 import json
 import re
 import threading
@@ -22,9 +23,15 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from stored import OWNER
 from stored import signed_in
 from test_tournament_web import ENGLISH
+from test_tournament_web import FORM_HAND
+from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import table_ids
@@ -32,6 +39,8 @@ from test_tournament_web import table_ids
 from anotador.storage.caching import caches
 from anotador.storage.models import Match
 from anotador.storage.models import Player
+from anotador.tournaments.web import draws
+from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
 from anotador.tournaments.web.models import TournamentPair
@@ -364,3 +373,145 @@ def test_a_result_written_from_four_tabs_is_written_once(hosts: list[Flask]):
     assert changes(app, tournament_id, "result_entered") == 1
     assert statuses(posted(clients, path, {"mp_ns": "", "mp_ew": ""})) == {303: TABS}
     assert changes(app, tournament_id, "result_cleared") == 1
+
+
+#: What a director or a table may do at any moment, as the property test draws it: a
+#: director's action, or a hand saved at a table of the latest round (by its place).
+ACTIONS = st.sampled_from(
+    [
+        *[("draw",), ("start",), ("close",), ("close",), ("close",), ("finish",)],
+        *[("hand", table) for table in (0, 1, 0, 1)],
+        *[("result", table, (1200, 800)) for table in (0, 1)],
+        ("result", 0, None),
+        ("add_pair",),
+        *[("withdraw", pair, leaves) for pair in (0, 4) for leaves in (True, False)],
+    ]
+)
+#: Answers that say what happened, or why not (a round or table not there yet: 404).
+TOLD = {200, 302, 303, 404, 409, 422}
+names = itertools.count()
+
+
+def latest_round(app: Flask, tournament_id: int) -> tuple[int, list[int], list[int | None]]:
+    """The latest round's number (0: none yet), its tables' ids and matches' ids."""
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        if not tournament.round_rows:
+            return 0, [], []
+        latest = tournament.round_rows[-1]
+        tables = [table for table in latest.tables if not table.is_bye]
+        return latest.number, [t.id for t in tables], [t.match_id for t in tables]
+
+
+def action_request(
+    app: Flask, client: FlaskClient, tournament_id: int, action: tuple[Any, ...]
+) -> Callable[[], Any]:
+    """The request of ``action``, its target found now (before the requests are let go)."""
+    base = f"/torneos/{tournament_id}"
+    number, tables, matches = latest_round(app, tournament_id)
+    kind = action[0]
+    if kind == "draw":
+        return post(client, f"{base}/rondas")
+    if kind in ("start", "close"):
+        return post(client, f"{base}/rondas/{number}/{'empezar' if kind == 'start' else 'cerrar'}")
+    if kind == "finish":
+        return post(client, f"{base}/terminar")
+    if kind == "add_pair":
+        n = next(names)
+        return post(client, f"{base}/parejas", {"first": f"Late {n}", "second": f"Tarde {n}"})
+    if kind == "withdraw":
+        with app.app_context():
+            tournament = db.session.get(Tournament, tournament_id)
+            assert tournament is not None
+            pair_id = tournament.pairs[action[1] % len(tournament.pairs)].id
+        path = f"{base}/parejas/{pair_id}/retiro"
+        return post(client, path, {"withdrawn": "1" if action[2] else "0"})
+    if not tables:
+        return post(client, f"{base}/mesas/0")  # no table yet: a 404
+    place = action[1] % len(tables)
+    if kind == "result":
+        mp = action[2]
+        data = {"mp_ns": str(mp[0]), "mp_ew": str(mp[1])} if mp else {"mp_ns": "", "mp_ew": ""}
+        return post(client, f"{base}/mesas/{tables[place]}", data)
+    match_id = matches[place]
+    if match_id is None:
+        return post(client, f"{base}/mesas/0")
+    return lambda: saved_hand(client, match_id)
+
+
+def saved_hand(client: FlaskClient, match_id: int) -> Any:
+    """A hand saved at a table through its form; the form's answer when there is none (the
+    table's match over: it sends the phone to its sheet)."""
+    form = client.get(f"/partidas/{match_id}/manos/nueva")
+    if form.status_code != 200:
+        return form
+    page = form.get_data(as_text=True)
+    hidden = dict(re.findall(r'name="(request_key|version)" type="hidden" value="([^"]*)"', page))
+    return client.post(f"/partidas/{match_id}/manos/nueva", data={**hidden, **FORM_HAND})
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(st.lists(ACTIONS, min_size=1, max_size=3), min_size=3, max_size=10))
+def test_any_interleaving_leaves_one_match_a_table_and_the_files_standings(
+    hosts: list[Flask], steps: list[list[tuple[Any, ...]]]
+):
+    app = hosts[0]
+    clients = tabs(hosts, 3)
+    name = f"Noche {next(names)}"
+    tournament_id = tournament_with(
+        clients[0],
+        {key: PAIRS[key] for key in "ABCDE"},
+        name=name,
+        variant="uruguaya",
+        hands_per_round="1",
+        scale="wdl",
+        system="danese",
+        rounds="3",
+    )
+    for action in ("draw", "start"):  # round 1 being played: its tables have a match each
+        action_request(app, clients[0], tournament_id, (action,))()
+    for step in steps:
+        requests = [
+            action_request(app, client, tournament_id, action)
+            for client, action in zip(clients, step, strict=False)
+        ]
+        assert set(statuses(at_once(requests))) <= TOLD
+    with app.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        started_rounds = [r for r in tournament.round_rows if r.status != "drawn"]
+        tables = [t for r in started_rounds for t in r.tables if not t.is_bye]
+        # Exactly one match a table of every started round, and no other in the history.
+        assert all(table.match_id is not None for table in tables)
+        assert len({table.match_id for table in tables}) == len(tables)
+        made = sa.select(sa.func.count()).where(Match.title.startswith(f"{name} · "))
+        assert db.session.scalar(made) == len(tables)
+        # Finished only after its last round's close, never with a round drawn after.
+        if tournament.status == "finished":
+            assert all(r.status == "closed" for r in tournament.round_rows)
+        # Every change kept once, and each raised the version by one.
+        kept = list(
+            db.session.scalars(
+                sa.select(TournamentChange.change).where(
+                    TournamentChange.tournament_id == tournament_id
+                )
+            )
+        )
+        assert tournament.version == len(kept)
+        assert kept.count("round_drawn") == len(tournament.round_rows)
+        assert kept.count("round_started") == len(started_rounds)
+        assert kept.count("round_closed") == sum(
+            r.status == "closed" for r in tournament.round_rows
+        )
+        computed = draws.standings_document(service.tournament_document(tournament))
+    # What the pages show is what the pure code computes from the tournament file.
+    exported = json.loads(clients[0].get(f"/torneos/{tournament_id}/posiciones.json").data)
+    assert exported == computed
+    shown = [(int(rank), int(vp)) for rank, _name, vp in board_rows(clients[1], tournament_id)]
+    assert shown == [(row["rank"], row["vp"]) for row in computed["standings"]]
