@@ -30,6 +30,7 @@ from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.forms import PairForm
+from anotador.tournaments.web.forms import ReasonForm
 from anotador.tournaments.web.forms import ResultForm
 from anotador.tournaments.web.forms import SwapForm
 from anotador.tournaments.web.forms import TournamentForm
@@ -63,6 +64,9 @@ REFUSALS = {
     "tables_playing": _l("Some tables have not finished yet."),
     "match_refused": _l("The tables' matches could not be made."),
     "not_started": _l("Start the round first: its tables get their links then."),
+    "round_not_closed": _l("This round is not closed."),
+    "not_last_round": _l("Only the last round can be reopened."),
+    "not_finished": _l("The tournament has not finished."),
 }
 
 
@@ -129,19 +133,27 @@ def index() -> Any:
     return page, 422 if errors or problems else 200
 
 
-@bp.get("/<id:tournament_id>")
-@access.account_required
-def show(tournament_id: int) -> Any:
-    tournament = owned(tournament_id)
+def show_page(tournament: Tournament, form: PairForm, **more: Any) -> str:
+    """The tournament's page: its rounds, its pairs (``form``: a new one), its spectator link
+    and its last changes, each with the pairs it concerns by name."""
     return render(
         "tournaments/show.html",
         tournament=tournament,
-        form=PairForm(formdata=None),
+        form=form,
         confirm=ConfirmForm(formdata=None),
         latest=service.current_round(tournament),
         changes=service.changes_of(tournament)[:50],
         link=pages.spectator_link(tournament),
+        pair_names={int(key): name for key, name in pages.labels_of(tournament).items()},
+        table_pairs=pages.table_pairs(tournament),
+        **more,
     )
+
+
+@bp.get("/<id:tournament_id>")
+@access.account_required
+def show(tournament_id: int) -> Any:
+    return show_page(owned(tournament_id), PairForm(formdata=None))
 
 
 @bp.post("/<id:tournament_id>/parejas")
@@ -154,17 +166,7 @@ def add_pair(tournament_id: int) -> Any:
         return back
     if not form.validate():
         errors = [messages[0] for messages in form.errors.values()]
-        page = render(
-            "tournaments/show.html",
-            tournament=tournament,
-            form=form,
-            confirm=ConfirmForm(formdata=None),
-            latest=service.current_round(tournament),
-            changes=service.changes_of(tournament)[:50],
-            link=pages.spectator_link(tournament),
-            pair_errors=errors,
-        )
-        return page, 422
+        return show_page(tournament, form, pair_errors=errors), 422
     try:
         service.add_pair(
             tournament,
@@ -306,6 +308,17 @@ def change(where: str, use_case: Callable[[], Any]) -> Any:
     return redirect(where, 303)
 
 
+def reasoned(where: str, use_case: Callable[[str], Any]) -> Any:
+    """As :func:`change`, given the director's optional reason (a reason refused is said,
+    and nothing changed)."""
+    errors: dict[str, str] = {}
+    reason = ReasonForm().reason_text(errors)
+    if errors:
+        flash(next(iter(errors.values())), "error")
+        return redirect(where, 303)
+    return change(where, lambda: use_case(reason))
+
+
 @bp.post("/<id:tournament_id>/rondas/<id:number>/empezar")
 @access.account_required
 def start_round(tournament_id: int, number: int) -> Any:
@@ -332,6 +345,24 @@ def finish(tournament_id: int) -> Any:
     if tournament.status != "finished":  # refused: the reason is shown where it was asked
         answer.location = url_for(".show", tournament_id=tournament_id)
     return answer
+
+
+@bp.post("/<id:tournament_id>/rondas/<id:number>/reabrir")
+@access.account_required
+def reopen_round(tournament_id: int, number: int) -> Any:
+    """Reopen the last round, closed, to correct a table of it."""
+    round_row = round_of(owned(tournament_id), number)
+    where = url_for(".round_page", tournament_id=tournament_id, number=number)
+    return reasoned(where, lambda reason: rounds.reopen_round(round_row, director(), reason))
+
+
+@bp.post("/<id:tournament_id>/reabrir")
+@access.account_required
+def reopen(tournament_id: int) -> Any:
+    """Reopen a finished tournament."""
+    tournament = owned(tournament_id)
+    where = url_for(".show", tournament_id=tournament_id)
+    return reasoned(where, lambda reason: rounds.reopen(tournament, director(), reason))
 
 
 @bp.post("/<id:tournament_id>/enlace")
@@ -362,6 +393,7 @@ def result(tournament_id: int, table_id: int) -> Any:
     if (back := checked(form, where)) is not None:
         return back
     mp, errors = form.points()
+    reason = form.reason_text(errors)
     if errors:
         content = Markup(
             round_content(
@@ -379,7 +411,7 @@ def result(tournament_id: int, table_id: int) -> Any:
         )
         return page, 422
     try:
-        rounds.enter_result(table, director(), mp)
+        rounds.enter_result(table, director(), mp, reason)
     except service.Refused as reason:
         db.session.rollback()
         return refused(reason, where)
