@@ -23,6 +23,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
@@ -30,7 +31,6 @@ from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.forms import PairForm
-from anotador.tournaments.web.forms import ReasonForm
 from anotador.tournaments.web.forms import ResultForm
 from anotador.tournaments.web.forms import SwapForm
 from anotador.tournaments.web.forms import TournamentForm
@@ -136,6 +136,7 @@ def index() -> Any:
 def show_page(tournament: Tournament, form: PairForm, **more: Any) -> str:
     """The tournament's page: its rounds, its pairs (``form``: a new one), its spectator link
     and its last changes, each with the pairs it concerns by name."""
+    names = pages.labels_of(tournament)
     return render(
         "tournaments/show.html",
         tournament=tournament,
@@ -144,7 +145,7 @@ def show_page(tournament: Tournament, form: PairForm, **more: Any) -> str:
         latest=service.current_round(tournament),
         changes=service.changes_of(tournament)[:50],
         link=pages.spectator_link(tournament),
-        pair_names={int(key): name for key, name in pages.labels_of(tournament).items()},
+        pair_names={pair.position: names[pair.key] for pair in tournament.pairs},
         table_pairs=pages.table_pairs(tournament),
         **more,
     )
@@ -308,17 +309,6 @@ def change(where: str, use_case: Callable[[], Any]) -> Any:
     return redirect(where, 303)
 
 
-def reasoned(where: str, use_case: Callable[[str], Any]) -> Any:
-    """As :func:`change`, given the director's optional reason (a reason refused is said,
-    and nothing changed)."""
-    errors: dict[str, str] = {}
-    reason = ReasonForm().reason_text(errors)
-    if errors:
-        flash(next(iter(errors.values())), "error")
-        return redirect(where, 303)
-    return change(where, lambda: use_case(reason))
-
-
 @bp.post("/<id:tournament_id>/rondas/<id:number>/empezar")
 @access.account_required
 def start_round(tournament_id: int, number: int) -> Any:
@@ -345,24 +335,6 @@ def finish(tournament_id: int) -> Any:
     if tournament.status != "finished":  # refused: the reason is shown where it was asked
         answer.location = url_for(".show", tournament_id=tournament_id)
     return answer
-
-
-@bp.post("/<id:tournament_id>/rondas/<id:number>/reabrir")
-@access.account_required
-def reopen_round(tournament_id: int, number: int) -> Any:
-    """Reopen the last round, closed, to correct a table of it."""
-    round_row = round_of(owned(tournament_id), number)
-    where = url_for(".round_page", tournament_id=tournament_id, number=number)
-    return reasoned(where, lambda reason: rounds.reopen_round(round_row, director(), reason))
-
-
-@bp.post("/<id:tournament_id>/reabrir")
-@access.account_required
-def reopen(tournament_id: int) -> Any:
-    """Reopen a finished tournament."""
-    tournament = owned(tournament_id)
-    where = url_for(".show", tournament_id=tournament_id)
-    return reasoned(where, lambda reason: rounds.reopen(tournament, director(), reason))
 
 
 @bp.post("/<id:tournament_id>/enlace")
@@ -421,3 +393,4 @@ def result(tournament_id: int, table_id: int) -> Any:
 # The standings, the board, the exports and their live poll: by id and by spectator link.
 pages.register(bp, owned)
 reports.register(bp, owned)
+corrections.register(bp, owned, round_of, change)
