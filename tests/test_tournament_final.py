@@ -175,6 +175,10 @@ def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_n
     tournament_id, match_id = closed_table(app, client, "2")
     with app.app_context():
         old = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+    round_page = client.get(f"/torneos/{tournament_id}/rondas/1", headers=ENGLISH)
+    assert f'action="/torneos/{tournament_id}/rondas/1/reabrir"' in round_page.get_data(
+        as_text=True
+    )
     assert reopen_round(client, tournament_id, "Hand 1 was misread").status_code == 303
     with app.app_context():
         assert db.session.scalars(sa.select(Round.status)).one() == "playing"
@@ -215,6 +219,8 @@ def test_a_finished_tournament_is_reopened_then_its_last_round(app: Flask, clien
     assert refused.status_code == 303
     said = client.get(refused.headers["Location"], headers=ENGLISH).get_data(as_text=True)
     assert "The tournament has finished" in said
+    page = client.get(f"/torneos/{tournament_id}", headers=ENGLISH).get_data(as_text=True)
+    assert f'action="/torneos/{tournament_id}/reabrir"' in page
     reopened = client.post(
         f"/torneos/{tournament_id}/reabrir", data={"reason": "Late protest"}, headers=ENGLISH
     )
