@@ -361,6 +361,8 @@ def test_a_table_played_to_a_million_stays_within_the_bound_and_every_page_answe
     finally:
         signals.match_changing.connect(tables.check, sender=app)
     base = f"/torneos/{tournament_id}"
+    with app.app_context():
+        pair_id = db.session.get(Tournament, tournament_id).pairs[0].id  # type: ignore[union-attr]
     for page in (
         "",
         "/rondas/1",
@@ -371,6 +373,9 @@ def test_a_table_played_to_a_million_stays_within_the_bound_and_every_page_answe
         "/resultados.csv",
         "/archivo.json",
         "/version",
+        f"/parejas/{pair_id}",
+        "/posiciones.pdf",
+        "/rondas/1/resultados.pdf",
     ):
         assert client.get(base + page).status_code == 200, page
     round_page = client.get(f"{base}/rondas/1", headers=ENGLISH).get_data(as_text=True)
