@@ -15,6 +15,7 @@ from anotador import rules
 from anotador.ratings import store as ratings
 from anotador.services import documents
 from anotador.services.documents import match_document
+from anotador.services.matches import ChangeRefused
 from anotador.services.matches import cached
 from anotador.services.matches import claim_version
 from anotador.storage import signals
@@ -198,7 +199,7 @@ def save_hands(
     rated = match.status == "finished" or summary.status == "finished"
     with write_turns.turn():
         try:
-            if not claim_version(match, version, **summary.columns()):
+            if not claim_version(match, version, change, **summary.columns()):
                 return Outcome(conflict=True)
             apply(inputs)
             summary.write_figures(match)
@@ -209,6 +210,8 @@ def save_hands(
         except IntegrityError:
             db.session.rollback()
             return Outcome(conflict=True)
+        except ChangeRefused as refused:
+            return Outcome(problems=refused.problems)
     if key is not None:
         # The planilla the phone is sent to next finds the engine's work already done.
         caches().scores.put(key, (game, score, inputs))

@@ -15,6 +15,7 @@ from anotador.services.accounts import new_token
 from anotador.services.accounts import owner_or_default
 from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
+from anotador.services.documents import status_of
 from anotador.services.players import find_or_create_player
 from anotador.storage import signals
 from anotador.storage import write_turns
@@ -146,10 +147,22 @@ def create_match(
     return match, problems
 
 
-def claim_version(match: Match, version: int, **columns: Any) -> bool:
+class ChangeRefused(Exception):
+    """A change to a match that a row holding it refuses (a tournament's table whose round is
+    closed...): ``problems`` say why; nothing was written."""
+
+    def __init__(self, problems: list[rules.Problem]) -> None:
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+def claim_version(match: Match, version: int, change: str, **columns: Any) -> bool:
     """Bump the match's version if it is still ``version`` (one statement, so of two phones
     saving at once exactly one wins), writing ``columns`` of its row in the same statement;
-    False, and the session rolled back, when it is not."""
+    False, and the session rolled back, when it is not. Then ``change`` is put to whoever
+    holds the match (:data:`anotador.storage.signals.match_changing`): when they refuse it,
+    the session is rolled back and :class:`ChangeRefused` raised."""
+    before = {"totals": list(match.totals), "status": match.status}
     table = Match.__table__
     update = (
         table.update()
@@ -165,21 +178,28 @@ def claim_version(match: Match, version: int, **columns: Any) -> bool:
     # What the row now holds, without reading it back.
     for name, value in {"version": version + 1, **columns}.items():
         sa.orm.attributes.set_committed_value(match, name, value)
+    # After the claim: its lock is held, so what a holder reads cannot change before the commit.
+    problems = signals.refusals(change, match, before)
+    if problems:
+        db.session.rollback()
+        raise ChangeRefused(problems)
     return True
 
 
 def set_abandoned(match: Match, abandoned: bool, version: int) -> bool:
     """Mark a match as stopped before its end (or resume it); False, and nothing changed,
-    when another phone changed the match since ``version`` was read."""
+    when another phone changed the match since ``version`` was read; :class:`ChangeRefused`
+    when whoever holds the match refuses it."""
     scored = score(match)
+    change = "abandoned" if abandoned else "resumed"
+    status = status_of(scored.score, abandoned)
     with write_turns.turn():
-        if not claim_version(match, version):
+        if not claim_version(match, version, change, abandoned=abandoned, status=status):
             return False
-        match.abandoned = abandoned
         refresh_summary(match, scored.game, scored.score, scored.inputs)
         match_id = match.id
         db.session.commit()
-    signals.changed("abandoned" if abandoned else "resumed", match_id)
+    signals.changed(change, match_id)
     return True
 
 

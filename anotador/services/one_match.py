@@ -5,6 +5,7 @@ Who may see the match is decided from what they read (:mod:`anotador.web.access`
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -12,6 +13,7 @@ from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
+from anotador.tournaments.web.models import RoundTable
 from anotador.web.extensions import db
 
 
@@ -45,6 +47,9 @@ class MatchState:
     layout: str
     #: The rematch made from it, if any (the phones of its links follow there).
     rematch_id: int | None = None
+    #: A tournament table's match points its director wrote by hand over this match: what
+    #: counts in the tournament instead of its totals (read by :func:`match_state`).
+    table_result: tuple[int, int] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +92,17 @@ def state_of(match: Match) -> MatchState:
     )
 
 
+def table_mp(column: Any) -> Any:
+    """One of the match points written by hand at the tournament table the match is, if any."""
+    return (
+        sa.select(column)
+        .where(RoundTable.match_id == Match.id)
+        .correlate(Match)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
 #: The query of :func:`match_state`, built once (the page it serves is meant to be cheap).
 MATCH_STATE = (
     sa.select(
@@ -106,6 +122,8 @@ MATCH_STATE = (
         Side.name,
         Player.name,
         Match.rematch_id,
+        table_mp(RoundTable.mp_ns),
+        table_mp(RoundTable.mp_ew),
     )
     .join(Side, Side.match_id == Match.id)
     .outerjoin(Seat, Seat.side_id == Side.id)
@@ -140,6 +158,7 @@ def match_state(match_id: int) -> MatchState | None:
         first[10],
         first[11],
         first[15],
+        (first[16], first[17]) if first[16] is not None and first[17] is not None else None,
     )
 
 

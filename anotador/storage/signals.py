@@ -13,11 +13,23 @@ happened: ``created``, ``hand_recorded``, ``hand_edited``, ``hand_deleted``, ``a
 
 A listener runs in the request (or command) that made the change, in its app context, with
 the change already committed; what it raises reaches that request.
+
+:data:`match_changing` is sent *inside* every change to a match that claims its version (a
+hand recorded, edited, deleted or undone, an abandon or resume), right after the claim, by
+:func:`anotador.services.matches.claim_version`: the one place every door (the planilla, a
+table link, a phone's outbox) goes through. The keywords are ``match`` (its row's new columns
+already set), ``change`` (as above) and ``before`` (its ``totals`` and ``status`` before the
+change). A receiver returns the problems that refuse the change (then the claim is rolled
+back and nothing is written) or none, and may add rows of its own to the change's
+transaction: a tournament refuses a change to a closed table and logs a correction
+(:mod:`anotador.tournaments.web.tables`, connected by the factory).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
 
 from blinker import Namespace
 from flask import current_app
@@ -25,6 +37,7 @@ from flask import current_app
 signals = Namespace()
 
 match_changed = signals.signal("match-changed")
+match_changing = signals.signal("match-changing")
 
 
 def changed(change: str, *match_ids: int) -> None:
@@ -37,3 +50,14 @@ def changed_many(change: str, match_ids: Iterable[int]) -> None:
     if ids:
         sender = current_app._get_current_object()  # type: ignore[attr-defined]
         match_changed.send(sender, match_ids=ids, change=change)
+
+
+def refusals(change: str, match: Any, before: Mapping[str, Any]) -> list[Any]:
+    """Send :data:`match_changing`; the problems its receivers refuse the change with."""
+    sender = current_app._get_current_object()  # type: ignore[attr-defined]
+    found: list[Any] = []
+    for _receiver, problems in match_changing.send(
+        sender, match=match, change=change, before=before
+    ):
+        found.extend(problems or ())
+    return found

@@ -15,6 +15,7 @@ from anotador.ratings import views as ratings
 from anotador.storage import caching
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments.web import tables as tournament_tables
 from anotador.tournaments.web import views as tournaments
 from anotador.web import assets
 from anotador.web import config
@@ -72,6 +73,8 @@ def create_app(
 
     extensions.init_app(app)
     caching.init_app(app)
+    # A tournament's table is final once its round closes, and its points stay bounded.
+    tournament_tables.init_app(app)
     # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter

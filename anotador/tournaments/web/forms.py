@@ -149,7 +149,21 @@ class PairForm(Form):
     club = TextField(_l("Club (optional)"))
 
 
-class ResultForm(Form):
+#: The most characters a reason in the change log holds.
+MAX_REASON = 200
+
+
+class ReasonForm(Form):
+    """A change of what was final (reopening, a correction): the director's optional reason."""
+
+    reason = StringField(_l("Reason (optional)"), render_kw={"maxlength": MAX_REASON})
+
+    def reason_text(self, errors: dict[str, str]) -> str:
+        """The reason given (empty: none), or its problem under the field's name."""
+        return read(self.reason, errors, inputs.text, MAX_REASON) or ""
+
+
+class ResultForm(ReasonForm):
     """A table's match points written by hand (both empty: the table's match counts)."""
 
     mp_ns = StringField(_l("NS points"), render_kw={"inputmode": "numeric"})

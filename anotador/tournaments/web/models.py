@@ -22,6 +22,7 @@ from anotador.storage.models import NAME_LENGTH
 from anotador.storage.models import TOKEN_LENGTH
 from anotador.storage.models import Match
 from anotador.storage.models import Player
+from anotador.storage.models import User
 from anotador.storage.models import utc_now
 from anotador.web.extensions import db
 
@@ -199,3 +200,6 @@ class TournamentChange(Model):
     # what it changed, as data: pages say it in the reader's language.
     change: Mapped[str] = mapped_column(sa.String(40))
     details: Mapped[dict[str, Any]] = mapped_column(sa.JSON, default=dict)
+
+    # Who made it (None: a table link's phone, or an account since deleted).
+    account: Mapped[User | None] = relationship(lazy="joined")

@@ -56,13 +56,7 @@ def table_rows(round_row: Round) -> list[dict[str, Any]]:
                 "table": table,
                 "state": service.table_state(table),
                 "by_hand": table.mp_ns is not None,
-                "mp": (
-                    (table.mp_ns, table.mp_ew)
-                    if table.mp_ns is not None
-                    else tuple(match.totals)
-                    if match is not None and match.hand_count
-                    else None
-                ),
+                "mp": service.table_result(table),
                 "hands": match.hand_count if match is not None else 0,
                 "match_url": url_for("matches.show", match_id=match.id) if match else None,
                 "table_link": (
@@ -73,6 +67,17 @@ def table_rows(round_row: Round) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def table_pairs(tournament: Tournament) -> dict[tuple[int, int], tuple[str, str]]:
+    """Each table of the tournament's rounds, (round, table) → its NS and EW pairs' names."""
+    names = labels_of(tournament)
+    return {
+        (round_row.number, table.number): (names[table.ns_pair.key], names[table.ew_pair.key])
+        for round_row in tournament.round_rows
+        for table in round_row.tables
+        if table.number is not None and table.ew_pair is not None
+    }
 
 
 def pair_addresses(tournament: Tournament, token: str | None) -> dict[str, str]:

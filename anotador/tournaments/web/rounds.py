@@ -1,10 +1,14 @@
 """A tournament's rounds: draw one (by the tournament's system, through the same pure code
 as ``anotador tournament pair``), swap pairs before it starts, start it (each table's match
-with its table link), write a table's result by hand, close it, finish the tournament."""
+with its table link), write a table's result by hand, close it, finish the tournament; and
+reopen the last round or the finished tournament when a correction is needed. Nothing
+changes once the tournament has finished, until it is reopened; every change is in the
+change log with who made it, what it replaced and the reason given."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from anotador.storage import signals
 from anotador.tournaments.web import draws
@@ -16,8 +20,10 @@ from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.service import Refused
 from anotador.tournaments.web.service import current_round
 from anotador.tournaments.web.service import lock
+from anotador.tournaments.web.service import not_finished
 from anotador.tournaments.web.service import record
 from anotador.tournaments.web.service import table_match
+from anotador.tournaments.web.service import table_result
 from anotador.tournaments.web.service import table_state
 from anotador.tournaments.web.service import tournament_document
 from anotador.web.extensions import db
@@ -27,8 +33,7 @@ def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False)
     """Draw the next round's tables (the director may swap pairs before starting it);
     ``by_rating``: the first round's, with the pairs seeded by rating first."""
     lock(tournament)
-    if tournament.status == "finished":
-        raise Refused("finished")
+    not_finished(tournament)
     latest = current_round(tournament)
     if latest is not None and latest.status == "drawn":
         raise Refused("round_drawn")
@@ -80,6 +85,7 @@ def swap(
     undo itself (and a seating, swap the new table's pairs): refused when the tournament
     changed since."""
     lock(round_row.tournament)
+    not_finished(round_row.tournament)
     if round_row.status != "drawn":
         raise Refused("round_started")
     if seen is not None and seen != round_row.tournament.version:
@@ -97,6 +103,7 @@ def swap(
     if first.id not in seats or second.id not in seats or first.id == second.id:
         raise Refused("not_in_round")
     (first_table, first_seat), (second_table, second_seat) = seats[first.id], seats[second.id]
+    old = [seat_of(first_table, first_seat), seat_of(second_table, second_seat)]
     setattr(first_table, first_seat, second)
     setattr(second_table, second_seat, first)
     tournament = round_row.tournament
@@ -106,8 +113,15 @@ def swap(
         "pairs_swapped",
         round=round_row.number,
         pairs=[first.position, second.position],
+        old=old,
+        new=old[::-1],
     )
     db.session.commit()
+
+
+def seat_of(table: RoundTable, side: str) -> list[Any]:
+    """Where a pair sits, as the change log keeps it: its table (None: a bye) and its seat."""
+    return [table.number, side.removesuffix("_pair")]
 
 
 def seat(round_row: Round, account_id: int, ns: RoundTable, ew: RoundTable) -> None:
@@ -125,6 +139,7 @@ def start_round(round_row: Round, account_id: int) -> list[int]:
     """Start a drawn round: every table gets its match (with its table link); their ids.
     A pair a manual round left without a table has a bye."""
     lock(round_row.tournament)
+    not_finished(round_row.tournament)
     if round_row.status != "drawn":
         raise Refused("round_started")
     if all(table.is_bye for table in round_row.tables):
@@ -141,19 +156,22 @@ def start_round(round_row: Round, account_id: int) -> list[int]:
     return made
 
 
-def enter_result(table: RoundTable, account_id: int, mp: tuple[int, int] | None) -> None:
+def enter_result(
+    table: RoundTable, account_id: int, mp: tuple[int, int] | None, reason: str = ""
+) -> None:
     """Write a table's match points by hand (a table scored on paper, or a correction),
-    or clear them (``mp`` None: the table's match counts again)."""
+    or clear them (``mp`` None: the table's match counts again). The change log keeps the
+    result it replaces (the hand-written one, else the match's totals) and ``reason``."""
     lock(table.round.tournament)
     round_row = table.round
+    tournament = round_row.tournament
+    not_finished(tournament)
     if table.is_bye or round_row.status == "drawn":
         raise Refused("no_result_here")
-    tournament = round_row.tournament
-    if tournament.status == "finished":
-        raise Refused("finished")
     if (table.mp_ns, table.mp_ew) == (mp or (None, None)):
         db.session.rollback()  # already so (a double tap, another tab): the lock's end
         return
+    old = table_result(table)
     table.mp_ns, table.mp_ew = mp if mp is not None else (None, None)
     record(
         tournament,
@@ -161,7 +179,9 @@ def enter_result(table: RoundTable, account_id: int, mp: tuple[int, int] | None)
         "result_entered" if mp is not None else "result_cleared",
         round=round_row.number,
         table=table.number,
+        old=list(old) if old is not None else None,
         mp=list(mp) if mp is not None else None,
+        **reasoned(reason),
     )
     db.session.commit()
 
@@ -173,6 +193,7 @@ def unfinished(tables: Iterable[RoundTable]) -> list[RoundTable]:
 def close_round(round_row: Round, account_id: int) -> None:
     """Close a round whose every table has finished (its results are then final)."""
     lock(round_row.tournament)
+    not_finished(round_row.tournament)
     if round_row.status == "closed":
         raise Refused("round_closed")
     if round_row.status != "playing":
@@ -187,11 +208,42 @@ def close_round(round_row: Round, account_id: int) -> None:
 def finish(tournament: Tournament, account_id: int) -> None:
     """End the tournament (after its last round, or earlier): its standings are final."""
     lock(tournament)
+    not_finished(tournament)
     latest = current_round(tournament)
     if latest is not None and latest.status != "closed":
         raise Refused("round_open")
-    if tournament.status == "finished":
-        raise Refused("finished")
     tournament.status = "finished"
     record(tournament, account_id, "finished")
     db.session.commit()
+
+
+def reopen_round(round_row: Round, account_id: int, reason: str = "") -> None:
+    """Reopen the tournament's last round, closed, to correct a table of it: its tables'
+    matches take changes again, each kept in the change log (:mod:`.tables`), until the
+    director closes it again."""
+    tournament = round_row.tournament
+    lock(tournament)
+    not_finished(tournament)
+    if round_row.status != "closed":
+        raise Refused("round_not_closed")
+    if round_row is not current_round(tournament):
+        raise Refused("not_last_round")
+    round_row.status = "playing"
+    record(tournament, account_id, "round_reopened", round=round_row.number, **reasoned(reason))
+    db.session.commit()
+
+
+def reopen(tournament: Tournament, account_id: int, reason: str = "") -> None:
+    """Reopen a finished tournament (its standings are no longer final): its last round can
+    then be reopened, or the next one drawn."""
+    lock(tournament)
+    if tournament.status != "finished":
+        raise Refused("not_finished")
+    tournament.status = "playing"
+    record(tournament, account_id, "reopened", **reasoned(reason))
+    db.session.commit()
+
+
+def reasoned(reason: str) -> dict[str, str]:
+    """A change's details with the director's reason, when one was given."""
+    return {"reason": reason} if reason else {}

@@ -50,6 +50,12 @@ class Refused(Exception):
         self.code = code
 
 
+def not_finished(tournament: Tournament) -> None:
+    """Refuse any change to a finished tournament (until its director reopens it)."""
+    if tournament.status == "finished":
+        raise Refused("finished")
+
+
 @dataclasses.dataclass(frozen=True)
 class SetUp:
     """What the director chose for a new tournament (read and bounded by the form)."""
@@ -241,7 +247,9 @@ def set_withdrawn(
 
 
 def table_state(table: RoundTable) -> str:
-    """``bye``, ``not_started``, ``playing`` or ``finished`` (its MP count in the standings)."""
+    """``bye``, ``not_started``, ``playing``, ``finished`` (its MP count in the standings) or
+    ``out_of_bounds`` (its match's points are past the file's bound, :data:`MAX_MP`: they
+    cannot count, the director writes the table's result by hand)."""
     if table.is_bye:
         return "bye"
     if table.mp_ns is not None and table.mp_ew is not None:
@@ -249,9 +257,21 @@ def table_state(table: RoundTable) -> str:
     match = table.match
     if match is None:
         return "not_started"
+    if any(abs(total) > MAX_MP for total in match.totals):
+        return "out_of_bounds"
     if match.status in ("finished", "abandoned"):
         return "finished"
     return "playing" if match.hand_count else "not_started"
+
+
+def table_result(table: RoundTable) -> tuple[int, int] | None:
+    """The MP a table shows: written by hand, else its match's totals once it has a hand."""
+    if table.mp_ns is not None and table.mp_ew is not None:
+        return table.mp_ns, table.mp_ew
+    match = table.match
+    if match is not None and match.hand_count:
+        return match.totals[0], match.totals[1]
+    return None
 
 
 def table_entry(table: RoundTable, full: bool) -> dict[str, Any] | None:

@@ -25,6 +25,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
@@ -68,6 +69,9 @@ REFUSALS = {
     "tables_playing": _l("Some tables have not finished yet."),
     "match_refused": _l("The tables' matches could not be made."),
     "not_started": _l("Start the round first: its tables get their links then."),
+    "round_not_closed": _l("This round is not closed."),
+    "not_last_round": _l("Only the last round can be reopened."),
+    "not_finished": _l("The tournament has not finished."),
 }
 
 
@@ -154,19 +158,28 @@ def index() -> Any:
     return page, 422 if errors or problems else 200
 
 
-@bp.get("/<id:tournament_id>")
-@access.account_required
-def show(tournament_id: int) -> Any:
-    tournament = owned(tournament_id)
+def show_page(tournament: Tournament, form: PairForm, **more: Any) -> str:
+    """The tournament's page: its rounds, its pairs (``form``: a new one), its spectator link
+    and its last changes, each with the pairs it concerns by name."""
+    names = pages.labels_of(tournament)
     return render(
         "tournaments/show.html",
         tournament=tournament,
-        form=PairForm(formdata=None),
+        form=form,
         confirm=ConfirmForm(formdata=None),
         latest=service.current_round(tournament),
         changes=service.changes_of(tournament)[:50],
         link=pages.spectator_link(tournament),
+        pair_names={pair.position: names[pair.key] for pair in tournament.pairs},
+        table_pairs=pages.table_pairs(tournament),
+        **more,
     )
+
+
+@bp.get("/<id:tournament_id>")
+@access.account_required
+def show(tournament_id: int) -> Any:
+    return show_page(owned(tournament_id), PairForm(formdata=None))
 
 
 @bp.post("/<id:tournament_id>/parejas")
@@ -179,17 +192,7 @@ def add_pair(tournament_id: int) -> Any:
         return back
     if not form.validate():
         errors = [messages[0] for messages in form.errors.values()]
-        page = render(
-            "tournaments/show.html",
-            tournament=tournament,
-            form=form,
-            confirm=ConfirmForm(formdata=None),
-            latest=service.current_round(tournament),
-            changes=service.changes_of(tournament)[:50],
-            link=pages.spectator_link(tournament),
-            pair_errors=errors,
-        )
-        return page, 422
+        return show_page(tournament, form, pair_errors=errors), 422
     first, second, club = form.first.data or "", form.second.data or "", form.club.data or ""
     back = attempt(lambda: service.add_pair(tournament, director(), first, second, club), where)
     return back or redirect(where + "#parejas", 303)
@@ -226,10 +229,14 @@ def draw(tournament_id: int) -> Any:
     except inputs.BadInput as bad:
         abort(400, str(bad))
     drawn: list[Round] = []
-    back = attempt(lambda: drawn.append(rounds.draw_round(tournament, director(), by_rating)), where)
+    back = attempt(
+        lambda: drawn.append(rounds.draw_round(tournament, director(), by_rating)), where
+    )
     if back is not None:
         return back
-    return redirect(url_for(".round_page", tournament_id=tournament_id, number=drawn[0].number), 303)
+    return redirect(
+        url_for(".round_page", tournament_id=tournament_id, number=drawn[0].number), 303
+    )
 
 
 #: Where a kept live view's forms take the request's CSRF token: the view is kept for every
@@ -366,6 +373,7 @@ def result(tournament_id: int, table_id: int) -> Any:
     if (back := checked(form, where)) is not None:
         return back
     mp, errors = form.points()
+    reason = form.reason_text(errors)
     if errors:
         content = Markup(
             round_content(
@@ -382,11 +390,12 @@ def result(tournament_id: int, table_id: int) -> Any:
             "tournaments/round.html", tournament=tournament, number=number, content=content
         )
         return page, 422
-    return attempt(lambda: rounds.enter_result(table, director(), mp), where) or redirect(
-        where, 303
+    return attempt(lambda: rounds.enter_result(table, director(), mp, reason), where) or (
+        redirect(where, 303)
     )
 
 
 # The standings, the board, the exports and their live poll: by id and by spectator link.
 pages.register(bp, owned)
 reports.register(bp, owned)
+corrections.register(bp, owned, round_of, change)

@@ -33,6 +33,15 @@ TABLE_STATES = {
     "playing": _l("playing"),
     "finished": _l("finished"),
     "bye": _l("bye"),
+    "out_of_bounds": _l("points out of bounds"),
+}
+#: What a correction of a table's hands was (``table_corrected``'s ``hands``).
+HAND_CHANGES = {
+    "hand_recorded": _l("hand recorded"),
+    "hand_edited": _l("hand edited"),
+    "hand_deleted": _l("hand deleted"),
+    "abandoned": _l("match abandoned"),
+    "resumed": _l("match resumed"),
 }
 CHANGE_LABELS = {
     "created": _l("Tournament created"),
@@ -48,6 +57,9 @@ CHANGE_LABELS = {
     "result_cleared": _l("Result by hand removed"),
     "round_closed": _l("Round closed"),
     "finished": _l("Tournament finished"),
+    "round_reopened": _l("Round reopened"),
+    "reopened": _l("Tournament reopened"),
+    "table_corrected": _l("Hand corrected at a table"),
     "link_made": _l("Spectator link made"),
     "link_revoked": _l("Spectator link revoked"),
 }
@@ -63,5 +75,6 @@ def render(template: str, **context: Any) -> str:
         round_status=ROUND_STATUS,
         table_states=TABLE_STATES,
         change_labels=CHANGE_LABELS,
+        hand_changes=HAND_CHANGES,
         **context,
     )

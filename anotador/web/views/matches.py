@@ -176,6 +176,8 @@ def render_new(
 def show(match_id: int) -> str:
     """The planilla: totals, distance to the target, opening minimums, one row per hand."""
     state, granted = access.state_for(match_id, access.Level.READ)
+    # Beside the planilla, never in it: the director may write it without a change of the match.
+    table_result = state.table_result
     level = granted.level
     # The content depends only on this state of the match, the language, the names, where
     # the app is mounted and whether this request may score: rendered once, reused until any
@@ -224,6 +226,7 @@ def show(match_id: int) -> str:
             state.rematch_id is not None and rematch_reached(match_id, state.sharing) is not None
         ),
         link_role=link_role(granted),
+        table_result=table_result,
     )
 
 
@@ -240,7 +243,14 @@ def abandon(match_id: int) -> BaseResponse:
         abort(400)
     if match.status == "finished":
         flash(gettext("A finished match cannot be abandoned."), "error")
-    elif not services.matches.set_abandoned(match, wanted == "1", version):
+        return redirect(url_for("matches.show", match_id=match_id))
+    try:
+        done = services.matches.set_abandoned(match, wanted == "1", version)
+    except services.matches.ChangeRefused as refused:
+        for problem in refused.problems:
+            flash(problem_message(problem), "error")
+        return redirect(url_for("matches.show", match_id=match_id))
+    if not done:
         flash(
             gettext("Another phone changed this match in the meantime. Check and confirm again."),
             "error",
