@@ -31,7 +31,15 @@ def next_seats(document: dict[str, Any]) -> Seats:
 
 def standings_document(document: dict[str, Any]) -> dict[str, Any]:
     """What ``anotador tournament standings`` prints for the tournament ``document``: the
-    standings, then every round's tables and byes with their MP and VP."""
+    standings, then every round's tables and byes with their MP and VP. A tournament being
+    set up with fewer than two pairs (a file needs two, a page none) has its pairs with
+    nothing yet, and no round (none can be drawn)."""
+    if len(document["pairs"]) < 2:
+        empty = dict.fromkeys(("vp", "mp_for", "mp_against", "mp_diff", "played", "byes"), 0)
+        rows = [
+            {"pair": pair["id"], "rank": k, **empty} for k, pair in enumerate(document["pairs"], 1)
+        ]
+        return {"standings": rows, "rounds": []}
     return computed_standings(read_tournament(document))
 
 
