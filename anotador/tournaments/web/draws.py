@@ -24,7 +24,10 @@ class Seats:
 
 
 def next_seats(document: dict[str, Any]) -> Seats:
-    """The next round's seats of the tournament ``document`` by its system."""
+    """The next round's seats of the tournament ``document`` by its system; none with fewer
+    than two pairs (the draw refuses to seat them)."""
+    if len(document["pairs"]) < 2:
+        return Seats([], [])
     draw = next_round(read_tournament(document))
     return Seats([(seat.table, seat.ns, seat.ew) for seat in draw.tables], list(draw.byes))
 
