@@ -7,7 +7,6 @@ page of a tournament with no pair or one answers."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from test_tournament_web import create
 
 from anotador.rules.problems import MESSAGES
 from anotador.storage.models import Match
-MAX_FILE_MB = 16  # anotador.tournaments.limits.MAX_FILE_MB
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
@@ -39,6 +37,8 @@ from tournament_cases import run  # noqa: E402
 from tournament_cases import tournament as file_of  # noqa: E402
 
 ENGLISH = {"Accept-Language": "en"}
+#: The largest tournament file the command reads (anotador.tournaments.limits).
+MAX_FILE_MB = 16
 
 #: Names no door takes: (what it is, the name, the text rule's code).
 BAD_NAMES = [
@@ -232,7 +232,8 @@ def restored(app: Flask, lines: list[str], section: dict[str, Any]) -> tuple[int
     page = answer.get_data(as_text=True)
     if answer.status_code != 200:
         assert counts(app)[:3] == before[:3], page
-    assert "La restauración se cortó" not in page and "Sin restaurar" in page
+    assert "La restauración se cortó" not in page
+    assert "Sin restaurar" in page
     return answer.status_code, page
 
 
@@ -356,7 +357,8 @@ def test_check_says_what_fix_cannot_mend(app: Flask, client: FlaskClient):
         table = db.session.scalars(
             sa.select(RoundTable).join(RoundTable.round).where(Round.tournament_id == tournament_id)
         ).first()
-        assert table is not None and table.ew_pair_id is not None
+        assert table is not None
+        assert table.ew_pair_id is not None
         table.ew_pair_id = table.ns_pair_id
         db.session.commit()
     result = app.test_cli_runner().invoke(args=["check", "--fix"])
