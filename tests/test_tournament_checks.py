@@ -400,6 +400,9 @@ def test_every_page_of_a_tournament_with_fewer_than_two_pairs_answers(
     assert client.get(base).status_code == 200
     standings = json.loads(client.get(f"{base}/posiciones.json").data)
     assert [row["vp"] for row in standings["standings"]] == [0] * pairs
+    page = client.get(f"{base}/posiciones", headers=ENGLISH).get_data(as_text=True)
+    assert "No results yet." in page
+    assert ("No pairs yet" in page) == (pairs == 0)
     # Drawing is refused with a message, nothing drawn.
     answer = client.post(f"{base}/rondas", headers=ENGLISH)
     assert answer.status_code == 303
