@@ -410,3 +410,25 @@ def test_every_page_of_a_tournament_with_fewer_than_two_pairs_answers(
     assert "at least two pairs" in page
     with app.app_context():
         assert count(Round) == 0
+
+
+def test_the_pages_of_a_tournament_stored_before_the_checks_answer(app: Flask, client: FlaskClient):
+    """Rows the reader refuses (a pair against itself, as an older restore stored it): every
+    page answers with its pairs and a message, the JSON export with the problems."""
+    tournament_id = club_night(app, client)
+    with app.app_context():
+        table = db.session.scalars(
+            sa.select(RoundTable).join(RoundTable.round).where(Round.tournament_id == tournament_id)
+        ).first()
+        assert table is not None
+        table.ew_pair_id = table.ns_pair_id
+        db.session.commit()
+    base = f"/torneos/{tournament_id}"
+    for page in [*PAGES, "/rondas/1", "/rondas/1/resultados.pdf"]:
+        answer = client.get(base + page, headers=ENGLISH)
+        assert answer.status_code == 200, (page, answer.status_code)
+    page = client.get(f"{base}/posiciones", headers=ENGLISH).get_data(as_text=True)
+    assert "anotador check" in page
+    standings = json.loads(client.get(f"{base}/posiciones.json").data)
+    assert [p["code"] for p in standings["problems"]] == ["seated_twice"]
+    assert len(standings["standings"]) == 4

@@ -34,16 +34,20 @@ def next_seats(document: dict[str, Any]) -> Seats:
 
 def standings_document(document: dict[str, Any]) -> dict[str, Any]:
     """What ``anotador tournament standings`` prints for the tournament ``document``: the
-    standings, then every round's tables and byes with their MP and VP. A tournament being
-    set up with fewer than two pairs (a file needs two, a page none) has its pairs with
-    nothing yet, and no round (none can be drawn)."""
-    if len(document["pairs"]) < 2:
-        empty = dict.fromkeys(("vp", "mp_for", "mp_against", "mp_diff", "played", "byes"), 0)
-        rows = [
-            {"pair": pair["id"], "rank": k, **empty} for k, pair in enumerate(document["pairs"], 1)
-        ]
-        return {"standings": rows, "rounds": []}
-    return computed_standings(read_tournament(document))
+    standings, then every round's tables and byes with their MP and VP. With nothing to
+    compute, its pairs with nothing yet and no round: a tournament being set up with fewer
+    than two pairs (a file needs two, a page none), or rows the reader refuses (stored before
+    every door checked them: ``anotador check`` lists them), whose ``problems`` come too."""
+    problems: list[Problem] = []
+    if len(document["pairs"]) >= 2:
+        tournament, problems = check_tournament(document)
+        if tournament is not None:
+            return computed_standings(tournament)
+    empty = dict.fromkeys(("vp", "mp_for", "mp_against", "mp_diff", "played", "byes"), 0)
+    pairs = document["pairs"]
+    rows = [{"pair": pair["id"], "rank": k, **empty} for k, pair in enumerate(pairs, 1)]
+    found = {"problems": [problem.to_json() for problem in problems]} if problems else {}
+    return {"standings": rows, "rounds": [], **found}
 
 
 def scale_problems(scale: object, bye_vp: object, variant: str) -> list[Problem]:
