@@ -2,7 +2,8 @@
 
 They run inside the app (its database), so ``anotador`` finds them through Flask's command
 group; each is thin over :mod:`anotador.backup`, :mod:`anotador.services` and
-:mod:`anotador.commands.demo` (``check``: :mod:`anotador.backup.integrity`).
+:mod:`anotador.commands.demo` (``check``: :mod:`anotador.backup.integrity`, then
+:mod:`anotador.tournaments.web.integrity`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
+from typing import TYPE_CHECKING
 
 import click
 from flask import Flask
@@ -27,6 +29,10 @@ from anotador.ratings.command import ratings_check
 from anotador.ratings.command import ratings_command
 from anotador.services.scope import EVERYTHING
 from anotador.storage import signals
+from anotador.tournaments.web import integrity as tournament_integrity
+
+if TYPE_CHECKING:
+    from anotador.backup import integrity
 
 INVALID_INPUT = 2
 
@@ -153,20 +159,30 @@ def check_command(fix: bool) -> None:
 
     Lists each match the engine refuses (``match ID: PATH: MESSAGE``) and each one whose
     summary columns (totals, winner, status, hand count, content hash) disagree with a fresh
-    scoring. Exits 0 when nothing is (or, with --fix, remains) wrong, 1 otherwise.
+    scoring; then each tournament whose rows a restore would refuse or whose tournament file
+    the tournament reader refuses (``tournament ID: PATH: MESSAGE``; --fix mends its and its
+    clubs' names). Exits 0 when nothing is (or, with --fix, remains) wrong, 1 otherwise.
     """
     from anotador.backup import integrity
 
-    def found(finding: integrity.Finding) -> None:
+    def found(finding: integrity.Finding | tournament_integrity.Finding) -> None:
         for line in finding.lines():
             click.echo(line)
 
     report = integrity.check(fix=fix, found=found)
     # After the summaries: a fixed status moves the ratings too.
     wrong_ratings = ratings_check(fix)
+    matches_left = matches_said(report, bool(wrong_ratings), fix)
+    tournaments = tournament_integrity.check(fix=fix, found=found)
+    if tournaments_said(tournaments, fix) or matches_left:
+        sys.exit(1)
+
+
+def matches_said(report: integrity.Report, wrong_ratings: bool, fix: bool) -> bool:
+    """Say what the matches' check found; whether something is left to do."""
     if report.clean and not wrong_ratings:
         click.echo(f"{counted(report.checked, 'match', 'matches')} checked, all fine")
-        return
+        return False
     click.echo(
         f"{counted(report.checked, 'match', 'matches')} checked: "
         f"{counted(report.broken, 'fails', 'fail')} the rules, "
@@ -189,8 +205,31 @@ def check_command(fix: bool) -> None:
             "(anotador export ID -o match.json, or Export on its page), correct the file "
             "and import it again"
         )
-    if report.left or report.skipped or (wrong_ratings and not fix):
-        sys.exit(1)
+    return bool(report.left or report.skipped or (wrong_ratings and not fix))
+
+
+def tournaments_said(report: tournament_integrity.Report, fix: bool) -> bool:
+    """Say what the tournaments' check found; whether problems are left."""
+    checked = counted(report.checked, "tournament", "tournaments")
+    if not report.broken and not report.fixed:
+        if report.checked:  # an installation without tournaments hears of matches only
+            click.echo(f"{checked} checked, all fine")
+        return False
+    click.echo(f"{checked} checked: {report.broken} with problems")
+    if fix:
+        click.echo(f"fixed {counted(report.fixed, 'name', 'names')}")
+    if report.broken:
+        click.echo(
+            "tournament names with invisible characters or spaces around can be fixed with "
+            "--fix; a player's name is renamed on its page; a pair against itself, a table or a "
+            "round out of bounds cannot be fixed automatically: export the tournament's "
+            "account, correct its tournament line and restore it into an empty account"
+            if not fix
+            else "what is left cannot be fixed automatically: rename a player on its page; "
+            "for a pair against itself, a table or a round out of bounds, export the account, "
+            "correct its tournament line and restore it into an empty account"
+        )
+    return bool(report.broken)
 
 
 def owner_id(name: str | None) -> int | None:

@@ -38,6 +38,10 @@ MESSAGES: dict[str, str] = {
     "empty_text": N_("Must not be empty."),
     "text_too_long": N_("Must be at most {maximum} characters long."),
     "control_characters": N_("Must not contain control characters."),
+    "invisible_characters": N_(
+        "Must hold visible characters only: no invisible spaces or marks that change the "
+        "writing direction."
+    ),
     "invalid_date": N_("Expected a date written YYYY-MM-DD."),
     "variant_not_supported": N_("The variant “{variant}” is not supported yet."),
     "layout_not_available": N_("This variant is not played with layout {layout}."),

@@ -36,6 +36,38 @@ def is_text_character(char: str) -> bool:
     return not (0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
 
 
+#: Default-ignorable code points that are not format characters (category Cf, refused as a
+#: whole): combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and
+#: other variation selectors (Unicode's DerivedCoreProperties.txt).
+IGNORABLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
+    + list(range(0x180B, 0x1810))
+    + list(range(0xFE00, 0xFE10))
+    + list(range(0xE0100, 0xE01F0))
+)
+#: Format characters, unassigned and private-use code points, line and paragraph separators.
+_INVISIBLE = frozenset(["Cf", "Cn", "Co", "Zl", "Zp"])
+#: Variation selectors 15 and 16 (text or emoji look) are fine right after a symbol: "❤️".
+_EMOJI_LOOK = frozenset("\ufe0e\ufe0f")
+
+
+def invisible_characters(name: str) -> bool:
+    """Whether ``name`` holds a character that shows nothing or reorders what follows:
+    format characters (zero-width spaces and joiners, the soft hyphen, bidirectional
+    controls), unassigned code points, spaces other than the plain one, and the other
+    default-ignorable code points."""
+    previous = " "
+    for char in name:
+        category = unicodedata.category(char)
+        emoji_look = char in _EMOJI_LOOK and unicodedata.category(previous) == "So"
+        if not emoji_look and (category in _INVISIBLE or ord(char) in IGNORABLE):
+            return True
+        if category == "Zs" and char != " ":
+            return True
+        previous = char
+    return False
+
+
 class TextRefused(ValueError):
     """A text that cannot be stored: ``code`` and ``params`` as an engine problem's
     (:data:`anotador.rules.problems.MESSAGES`)."""
@@ -55,9 +87,17 @@ def clean_text(value: str, *, single_line: bool = True) -> str:
     return text.strip()
 
 
-def read_text(value: str, *, maximum: int, required: bool = False, single_line: bool = True) -> str:
-    """The cleaned text; :class:`TextRefused` (``control_characters``, ``empty_text`` or
-    ``text_too_long``) when it cannot be stored."""
+def read_text(
+    value: str,
+    *,
+    maximum: int,
+    required: bool = False,
+    single_line: bool = True,
+    visible: bool = False,
+) -> str:
+    """The cleaned text; :class:`TextRefused` (``control_characters``, ``empty_text``,
+    ``text_too_long`` or, for a ``visible`` one, ``invisible_characters``) when it cannot be
+    stored."""
     if not all(map(is_text_character, value)):
         raise TextRefused("control_characters")
     text = clean_text(value, single_line=single_line)
@@ -65,4 +105,6 @@ def read_text(value: str, *, maximum: int, required: bool = False, single_line: 
         raise TextRefused("empty_text")
     if len(text) > maximum:
         raise TextRefused("text_too_long", maximum=maximum)
+    if visible and invisible_characters(text):
+        raise TextRefused("invisible_characters")
     return text

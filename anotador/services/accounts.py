@@ -22,6 +22,7 @@ from werkzeug.security import generate_password_hash
 
 from anotador import rules
 from anotador.ratings import store as ratings
+from anotador.rules.text import invisible_characters
 from anotador.services import throttle
 from anotador.storage import names
 from anotador.storage import signals
@@ -125,7 +126,7 @@ def password_hash(password: str) -> str:
 def account_name(name: str) -> str:
     """A new account's name: one line, every character visible (:mod:`anotador.storage.names`)."""
     clean = one_line_name(name)
-    if names.invisible_characters(clean):
+    if invisible_characters(clean):
         message = _l(
             "Write the name with visible characters only: no invisible spaces, soft hyphens "
             "or marks that change the writing direction."

@@ -5,8 +5,9 @@ and "mario") are one account to whoever reads them, so a new account's name is r
 its *skeleton* (Unicode's UTS #39: every character replaced by the prototype of the
 characters it can be confused with) is another account's (``User.name_skeleton``, unique, so
 two requests at once cannot both get it). Invisible characters and those that change the
-writing direction (U+200B, U+00AD, U+202E...) are refused outright: they make a name that
-shows like another while being a different text.
+writing direction (U+200B, U+00AD, U+202E...) are refused outright
+(:func:`anotador.rules.text.invisible_characters`, the rule of tournaments' and pairs' names
+too): they make a name that shows like another while being a different text.
 
 The confusables are Unicode's ``confusables.txt`` as the confusable-homoglyphs package
 ships it (pure Python, used by django-registration for the same purpose; docs/architecture.md
@@ -24,42 +25,12 @@ import functools
 import hashlib
 import unicodedata
 
+from anotador.rules.text import IGNORABLE
 from anotador.storage.models import name_key
 
 #: Marks the package's table keeps around right-to-left characters (from the comments of
 #: ``confusables.txt``), not part of any character's look.
 _DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
-
-#: Default-ignorable code points that are not format characters (category Cf, refused as a
-#: whole): combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and
-#: other variation selectors (Unicode's DerivedCoreProperties.txt).
-_IGNORABLE = frozenset(
-    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
-    + list(range(0x180B, 0x1810))
-    + list(range(0xFE00, 0xFE10))
-    + list(range(0xE0100, 0xE01F0))
-)
-#: Format characters, unassigned and private-use code points, line and paragraph separators.
-_INVISIBLE = frozenset(["Cf", "Cn", "Co", "Zl", "Zp"])
-#: Variation selectors 15 and 16 (text or emoji look) are fine right after a symbol: "❤️".
-_EMOJI_LOOK = frozenset("\ufe0e\ufe0f")
-
-
-def invisible_characters(name: str) -> bool:
-    """Whether ``name`` holds a character that shows nothing or reorders what follows:
-    format characters (zero-width spaces and joiners, the soft hyphen, bidirectional
-    controls), unassigned code points, spaces other than the plain one, and the other
-    default-ignorable code points."""
-    previous = " "
-    for char in name:
-        category = unicodedata.category(char)
-        emoji_look = char in _EMOJI_LOOK and unicodedata.category(previous) == "So"
-        if not emoji_look and (category in _INVISIBLE or ord(char) in _IGNORABLE):
-            return True
-        if category == "Zs" and char != " ":
-            return True
-        previous = char
-    return False
 
 
 @functools.cache
@@ -106,4 +77,4 @@ def _skeleton_of(text: str) -> str:
 
 
 def _ignorable(char: str) -> bool:
-    return unicodedata.category(char) == "Cf" or ord(char) in _IGNORABLE
+    return unicodedata.category(char) == "Cf" or ord(char) in IGNORABLE

@@ -12,10 +12,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 import click
 
 from anotador.tournaments.document import parse_tournament
+from anotador.tournaments.limits import MAX_FILE_BYTES
+from anotador.tournaments.limits import MAX_FILE_MB
 from anotador.tournaments.output import draw_document
 from anotador.tournaments.output import standings_document
 from anotador.tournaments.pairing import next_round
@@ -56,13 +59,27 @@ def answer(file: str, compute: Callable[[Tournament], dict[str, Any]]) -> None:
 
 
 def read_file(file: str) -> bytes:
-    if file == "-":
-        return sys.stdin.buffer.read()
+    """The file's bytes; a file larger than MAX_FILE_BYTES is refused before it is read
+    (standard input, or a file that grows meanwhile: once one byte more has been read)."""
+    too_large = f"the file is larger than {MAX_FILE_MB} MB"
     try:
-        return Path(file).read_bytes()
+        if file == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            path = Path(file)
+            if path.stat().st_size > MAX_FILE_BYTES:
+                refuse(too_large)
+            with path.open("rb") as stream:
+                data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        detail = f"cannot read {file}: {error.strerror or error}"
-        raise TournamentProblems([Problem("$", "not_json", {"detail": detail})]) from None
+        refuse(f"cannot read {file}: {error.strerror or error}")
+    if len(data) > MAX_FILE_BYTES:
+        refuse(too_large)
+    return data
+
+
+def refuse(detail: str) -> NoReturn:
+    raise TournamentProblems([Problem("$", "not_json", {"detail": detail})]) from None
 
 
 def echo(document: dict[str, Any]) -> None:

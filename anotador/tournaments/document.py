@@ -18,9 +18,13 @@ from anotador.rules.paths import join
 from anotador.rules.reading import Reader
 from anotador.rules.variants import VARIANTS
 from anotador.rules.variants import read_rules
+from anotador.tournaments.limits import MAX_BANDS
+from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
+from anotador.tournaments.limits import MAX_PAIRS
+from anotador.tournaments.limits import MAX_ROUNDS
+from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.problems import Problem
 from anotador.tournaments.problems import TournamentProblems
-from anotador.tournaments.reading import MAX_SIZE
 from anotador.tournaments.reading import ROOT
 from anotador.tournaments.reading import Checker
 from anotador.tournaments.results import read_results
@@ -49,9 +53,6 @@ OPTIONAL = ("played_on", "options", "bye_vp")
 PAIR_KEYS = ("id", "players", "club", "withdrawn")
 #: The one layout of a tournament table: two pairs.
 LAYOUT = "4p"
-MAX_PAIRS = 1_000
-MAX_ROUNDS = 100
-MAX_HANDS_PER_ROUND = 100
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -85,7 +86,7 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
         return None, checker.problems
     if "format" in doc and doc["format"] != FORMAT:
         checker.add("$.format", "format", format=FORMAT)
-    name = checker.text(doc["name"], "$.name") if "name" in doc else None
+    name = checker.name(doc["name"], "$.name") if "name" in doc else None
     played_on = read_date(checker, doc["played_on"]) if "played_on" in doc else ""
     variant = read_variant(checker, doc)
     options = doc.get("options", {})
@@ -197,6 +198,9 @@ def read_scale(checker: Checker, value: object, path: str) -> Scale | None:
     if not isinstance(raw_bands, list) or ("bands" in value and not raw_bands):
         checker.add(bands_path, "scale", detail="expected a list of bands")
         raw_bands = []
+    if len(raw_bands) > MAX_BANDS:
+        checker.add(bands_path, "scale", detail=f"at most {MAX_BANDS} bands")
+        raw_bands = []
     bands = [read_band(checker, band, join(bands_path, k), 3) for k, band in enumerate(raw_bands)]
     above = read_band(checker, value.get("above", [0, 0]), join(path, "above"), 2)
     if bands and bands[0] is not None and bands[0][1] != bands[0][2]:
@@ -272,7 +276,7 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
         players = None
         if "players" in pair:
             players = read_players(checker, pair["players"], join(path, "players"))
-        club = checker.text(pair.get("club", ""), join(path, "club"), required=False)
+        club = checker.name(pair.get("club", ""), join(path, "club"), required=False)
         withdrawn = checker.boolean(pair.get("withdrawn", False), join(path, "withdrawn"))
         if pair_id is not None and players is not None:
             pairs.append(Pair(pair_id, players, club or "", bool(withdrawn)))
@@ -286,6 +290,8 @@ def read_id(checker: Checker, value: object, path: str) -> str | None:
     if pair_id == "":
         checker.add(path, "value", detail="must not be empty")
         return None
+    if pair_id is not None and checker.name(pair_id, path, required=False) is None:
+        return None
     return pair_id
 
 
@@ -296,5 +302,5 @@ def read_players(checker: Checker, value: object, path: str) -> tuple[str, str] 
     if len(raw) != 2:
         checker.add(path, "value", detail="a pair is exactly two players")
         return None
-    first, second = (checker.text(name, join(path, k)) for k, name in enumerate(raw))
+    first, second = (checker.name(name, join(path, k)) for k, name in enumerate(raw))
     return None if first is None or second is None else (first, second)

@@ -44,6 +44,10 @@ MESSAGES: dict[str, str] = {
     "manual_pairing": N_("The director seats the tables of this tournament by hand."),
     # A tournament line of an account's backup (anotador.tournaments.web.backup)
     "match_not_restored": N_("The match of this table (line {line}) was not restored."),
+    "hand_limit_mismatch": N_(
+        "The match of this table (line {line}) ends after {limit} hands, its round does "
+        "not: restore a backup whose matches and tournament agree."
+    ),
 }
 
 

@@ -7,12 +7,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from anotador.rules.paths import join
+from anotador.rules.problems import MESSAGES as TEXT_MESSAGES
 from anotador.rules.reading import is_int
+from anotador.rules.text import TextRefused
+from anotador.tournaments.limits import read_name
 from anotador.tournaments.problems import Problem
 
 ROOT = "$"
-#: The largest size of any integer in the file (MP, VP, band bounds).
-MAX_SIZE = 1_000_000
 
 
 class Checker:
@@ -60,6 +61,18 @@ class Checker:
             return None
         return value
 
+    def name(self, value: object, path: str, required: bool = True) -> str | None:
+        """A name (:func:`anotador.tournaments.limits.read_name`), kept as written."""
+        text = self.text(value, path, required=False)
+        if text is None:
+            return None
+        try:
+            read_name(text, required=required)
+        except TextRefused as refused:
+            self.add(path, "value", detail=refusal(refused))
+            return None
+        return text
+
     def boolean(self, value: object, path: str) -> bool | None:
         if not isinstance(value, bool):
             self.add(path, "type", expected="true or false")
@@ -71,3 +84,9 @@ class Checker:
             self.add(path, "type", expected="a list")
             return None
         return value
+
+
+def refusal(refused: TextRefused) -> str:
+    """A refused text's reason as a ``value`` problem's detail: "must not be empty"."""
+    sentence = TEXT_MESSAGES[refused.code].format(**refused.params).rstrip(".")
+    return sentence[:1].lower() + sentence[1:]

@@ -11,7 +11,8 @@ from anotador.rules import read_match
 from anotador.rules import score_match
 from anotador.rules.paths import join
 from anotador.rules.reading import is_int
-from anotador.tournaments.reading import MAX_SIZE
+from anotador.tournaments.limits import MAX_SIZE
+from anotador.tournaments.limits import MAX_TABLE
 from anotador.tournaments.reading import Checker
 from anotador.tournaments.tournament import Bye
 from anotador.tournaments.tournament import Entry
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 ROUND_KEYS = ("round", "tables")
 TABLE_KEYS = ("table", "ns", "ew", "mp", "match")
-MAX_TABLE = 1_000
 #: A table's layout: two pairs (a match document without one is read in it).
 LAYOUT = "4p"
 

@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from anotador import rules
+from anotador.tournaments.limits import read_name
 from anotador.words.i18n import problem_message
 
 #: The largest row id or version a database integer column holds.
@@ -117,7 +118,20 @@ def text(raw: object, maximum: int, *, single_line: bool = True, required: bool 
             single_line=single_line,
         )
     except rules.TextRefused as refused:
-        raise BadInput(problem_message(rules.Problem("", refused.code, refused.params))) from None
+        raise text_refused(refused) from None
+
+
+def tournament_name(raw: object, *, required: bool = False) -> str:
+    """A tournament's, its players' or a club's name, by the rule the tournament file, the
+    restore and ``anotador check`` apply too (:func:`anotador.tournaments.limits.read_name`)."""
+    try:
+        return read_name("" if raw is None else str(raw), required=required)
+    except rules.TextRefused as refused:
+        raise text_refused(refused) from None
+
+
+def text_refused(refused: rules.TextRefused) -> BadInput:
+    return BadInput(problem_message(rules.Problem("", refused.code, refused.params)))
 
 
 def name(raw: object, *, required: bool = False) -> str:

@@ -31,6 +31,7 @@ from anotador.services.scope import Scope
 from anotador.storage.models import Match
 from anotador.tournaments import Problem as TournamentProblem
 from anotador.tournaments.document import SET_UP
+from anotador.tournaments.limits import read_name
 from anotador.tournaments.web.backup_lines import line_problems
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
@@ -170,21 +171,10 @@ class Section:
         """Store every tournament the account does not have yet, in one transaction:
         (created, already present, problems). A table whose match line was not restored is a
         problem, and then nothing is stored."""
-        missing: list[tuple[int, list[Problem]]] = [
-            (
-                number,
-                [
-                    TournamentProblem(
-                        f"$.round_rows[{r}].tables[{t}].match",
-                        "match_not_restored",
-                        {"line": self.line_of.get(table["match"], "?")},
-                    )
-                ],
-            )
+        missing = [
+            (number, [problem])
             for number, line in self.lines
-            for r, round_row in enumerate(line["round_rows"])
-            for t, table in enumerate(round_row["tables"])
-            if table["match"] is not None and table["match"] not in self.placed
+            for problem in self.table_problems(line)
         ]
         if missing or owner_id is None:  # no account yet: nobody to direct them
             return 0, 0, missing
@@ -200,12 +190,30 @@ class Section:
         db.session.commit()
         return created, skipped, []
 
+    def table_problems(self, line: dict[str, Any]) -> Iterator[Problem]:
+        """A table whose match line was not restored, or whose match plays another number
+        of hands than the line's rounds (the match file's own limit is never changed: the
+        table's MP would not be the match's)."""
+        for r, round_row in enumerate(line["round_rows"]):
+            for t, table in enumerate(round_row["tables"]):
+                if table["match"] is None:
+                    continue
+                path = f"$.round_rows[{r}].tables[{t}].match"
+                where = {"line": self.line_of.get(table["match"], "?")}
+                if table["match"] not in self.placed:
+                    yield TournamentProblem(path, "match_not_restored", where)
+                    continue
+                match = db.session.get(Match, self.placed[table["match"]])
+                limit = None if match is None else match.hand_limit
+                if limit is not None and limit != line["hands_per_round"]:
+                    yield TournamentProblem(path, "hand_limit_mismatch", {**where, "limit": limit})
+
 
 def already_present(owner_id: int, line: dict[str, Any]) -> bool:
     """The account has this tournament (same name, date and moment it was made)."""
     statement = sa.select(Tournament.created_at).where(
         Tournament.owner_id == owner_id,
-        Tournament.name == line["name"],
+        Tournament.name == read_name(line["name"]),
         Tournament.played_on == datetime.date.fromisoformat(line["played_on"]),
     )
     made = utc(datetime.datetime.fromisoformat(line["created_at"]))
@@ -217,7 +225,8 @@ def store_line(line: dict[str, Any], owner_id: int, placed: dict[int, int]) -> l
     ids of its tables' matches that the round's hands finish."""
     tournament = Tournament(
         owner_id=owner_id,
-        **{key: line.get(key) for key in SET_UP if key != "played_on"},
+        **{key: line.get(key) for key in SET_UP if key not in ("name", "played_on")},
+        name=read_name(line["name"]),
         played_on=datetime.date.fromisoformat(line["played_on"]),
         status=line["status"],
         spectator_token=new_token() if line["shared"] else None,
@@ -233,7 +242,7 @@ def store_line(line: dict[str, Any], owner_id: int, placed: dict[int, int]) -> l
                 position=position,
                 first_player=find_or_create_player(first, owner_id),
                 second_player=find_or_create_player(second, owner_id),
-                club=pair.get("club", ""),
+                club=read_name(pair.get("club", ""), required=False),
                 joined_round=pair.get("joined_round", 1),
                 withdrawn=pair.get("withdrawn", False),
             )
@@ -277,13 +286,14 @@ def store_line(line: dict[str, Any], owner_id: int, placed: dict[int, int]) -> l
 def seat_match(match_id: int, hand_limit: int | None) -> bool:
     """A restored table's match, with a new table link, plays the round's hands (a backup
     made before match files said so gives its file the limit, and its summary is read
-    again); whether the round's hands finish it now."""
+    again; a match file's own limit is the round's, :meth:`Section.table_problems`);
+    whether the round's hands finish it now."""
     match = db.session.get(Match, match_id)
     if match is None:
         return False
     if match.table_token is None:
         match.table_token = new_token()
-    if match.hand_limit == hand_limit:
+    if match.hand_limit is not None or hand_limit is None:
         return False
     match.hand_limit = hand_limit
     game, _ = rules.read_match(match_document(match))

@@ -1,9 +1,12 @@
 """A tournament line of a backup (``anotador.tournaments.web.backup``) checked before anything
-is stored: its rows' shape here, then its set-up and pairs by the tournament file's own
-checks (``check_tournament``), so a bad line is refused with the problems the file would have."""
+is stored: its rows' shape here, then its set-up, pairs and rounds by the tournament file's own
+checks (``check_tournament``), so a bad line is refused with the problems the file would have
+(a name, a pair against itself, a table number, a round beyond ``rounds``), by the same paths
+as the line's rows. What passes can be stored and its pages drawn."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from typing import Any
 
@@ -11,19 +14,23 @@ from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.tournaments import check_tournament
 from anotador.tournaments.document import SET_UP
+from anotador.tournaments.limits import MAX_PAIRS
+from anotador.tournaments.limits import MAX_ROUNDS
+from anotador.tournaments.limits import MAX_SIZE as MAX_MP
+from anotador.tournaments.limits import MAX_TABLE
 from anotador.tournaments.web.models import ROUND_STATUSES
 from anotador.tournaments.web.models import TOURNAMENT_STATUSES
 from anotador.tournaments.web.service import FORMAT as FILE_FORMAT
-from anotador.tournaments.web.service import MAX_PAIRS
-from anotador.tournaments.web.service import MAX_ROUNDS
 
 LINE_KEYS = (*SET_UP, "format", "status", "shared", "created_at", "pairs", "round_rows", "changes")
 PAIR_KEYS = ("players", "club", "withdrawn", "joined_round")
 ROUND_KEYS = ("number", "status", "tables")
 TABLE_KEYS = ("number", "ns", "ew", "match", "mp")
 CHANGE_KEYS = ("at", "director", "change", "details")
-MAX_TABLE = 10_000
-MAX_MP = 1_000_000
+#: A key of the tournament file's results → the line's own (a bye is its NS pair's row).
+LINE_KEYS_OF_FILE = {"round": "number", "table": "number", "bye": "ns"}
+#: The keys of a change's details the pages read, and the whole numbers they hold.
+DETAIL_NUMBERS = {"round": MAX_ROUNDS, "table": MAX_TABLE, "pair": MAX_PAIRS}
 
 
 def line_problems(value: dict[str, Any]) -> list[Problem]:
@@ -59,18 +66,18 @@ def line_problems(value: dict[str, Any]) -> list[Problem]:
             read_moment(reader, entry["at"], f"{path}.at")
             reader.boolean(entry["director"], f"{path}.director")
             reader.text(entry["change"], f"{path}.change", required=True, maximum=40)
-            if not isinstance(entry["details"], dict):
-                reader.error(f"{path}.details", "wrong_type", expected="an object")
+            read_details(reader, entry["details"], f"{path}.details")
         elif entry is not None:
             reader.error(path, "required")
     if reader.problems:
         return reader.problems
     _, found = check_tournament(file_of(line))
-    return list(found)
+    return [dataclasses.replace(problem, path=line_path(problem.path)) for problem in found]
 
 
 def file_of(line: dict[str, Any]) -> dict[str, Any]:
-    """The tournament file of a line's set-up and pairs (its results are its rows')."""
+    """The tournament file of a line's set-up, pairs and rounds: each round's tables as they
+    are seated (a table without its MP yet given 0–0, so its seats are read all the same)."""
     document = {key: line[key] for key in SET_UP if line.get(key) is not None}
     document["hands_per_round"] = line["hands_per_round"]  # null: played to the target
     pairs = [
@@ -82,7 +89,27 @@ def file_of(line: dict[str, Any]) -> dict[str, Any]:
         }
         for index, pair in enumerate(line["pairs"], start=1)
     ]
-    return {**document, "format": FILE_FORMAT, "pairs": pairs, "results": []}
+    results = [
+        {"round": round_row["number"], "tables": [entry_of(t) for t in round_row["tables"]]}
+        for round_row in line["round_rows"]
+    ]
+    return {**document, "format": FILE_FORMAT, "pairs": pairs, "results": results}
+
+
+def entry_of(table: dict[str, Any]) -> dict[str, Any]:
+    if table["ew"] is None:
+        return {"bye": str(table["ns"])}
+    seats = {"table": table["number"], "ns": str(table["ns"]), "ew": str(table["ew"])}
+    return {**seats, "mp": table["mp"] or [0, 0]}
+
+
+def line_path(path: str) -> str:
+    """A path of the line's file (:func:`file_of`) as the line's own: ``$.results[1].tables[0]
+    .table`` is ``$.round_rows[1].tables[0].number``."""
+    if not path.startswith("$.results"):
+        return path
+    head, _, last = ("$.round_rows" + path.removeprefix("$.results")).rpartition(".")
+    return f"{head}.{LINE_KEYS_OF_FILE.get(last, last)}"
 
 
 def read_list(reader: Reader, value: object, path: str, maximum: int | None) -> list[Any]:
@@ -100,6 +127,24 @@ def read_moment(reader: Reader, value: object, path: str) -> None:
         datetime.datetime.fromisoformat(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         reader.error(path, "invalid_date")
+
+
+def read_details(reader: Reader, value: object, path: str) -> None:
+    """A change's details: an object, whose round, table, pair and MP (what the pages show
+    of it) are whole numbers in their bounds."""
+    details = reader.mapping(value, path, value if isinstance(value, dict) else ())
+    if details is None:
+        return
+    for key, maximum in DETAIL_NUMBERS.items():
+        if key in details:
+            reader.integer(details[key], f"{path}.{key}", 1, maximum)
+    if "mp" in details:
+        mp = details["mp"]
+        if not isinstance(mp, list) or len(mp) != 2:
+            reader.error(f"{path}.mp", "wrong_type", expected="a list of whole numbers")
+        else:
+            for side, points in enumerate(mp):
+                reader.integer(points, f"{path}.mp[{side}]", -MAX_MP, MAX_MP)
 
 
 def read_round(reader: Reader, value: object, number: int, pairs: int) -> None:

@@ -24,15 +24,30 @@ class Seats:
 
 
 def next_seats(document: dict[str, Any]) -> Seats:
-    """The next round's seats of the tournament ``document`` by its system."""
+    """The next round's seats of the tournament ``document`` by its system; none with fewer
+    than two pairs (the draw refuses to seat them)."""
+    if len(document["pairs"]) < 2:
+        return Seats([], [])
     draw = next_round(read_tournament(document))
     return Seats([(seat.table, seat.ns, seat.ew) for seat in draw.tables], list(draw.byes))
 
 
 def standings_document(document: dict[str, Any]) -> dict[str, Any]:
     """What ``anotador tournament standings`` prints for the tournament ``document``: the
-    standings, then every round's tables and byes with their MP and VP."""
-    return computed_standings(read_tournament(document))
+    standings, then every round's tables and byes with their MP and VP. With nothing to
+    compute, its pairs with nothing yet and no round: a tournament being set up with fewer
+    than two pairs (a file needs two, a page none), or rows the reader refuses (stored before
+    every door checked them: ``anotador check`` lists them), whose ``problems`` come too."""
+    problems: list[Problem] = []
+    if len(document["pairs"]) >= 2:
+        tournament, problems = check_tournament(document)
+        if tournament is not None:
+            return computed_standings(tournament)
+    empty = dict.fromkeys(("vp", "mp_for", "mp_against", "mp_diff", "played", "byes"), 0)
+    pairs = document["pairs"]
+    rows = [{"pair": pair["id"], "rank": k, **empty} for k, pair in enumerate(pairs, 1)]
+    found = {"problems": [problem.to_json() for problem in problems]} if problems else {}
+    return {"standings": rows, "rounds": [], **found}
 
 
 def scale_problems(scale: object, bye_vp: object, variant: str) -> list[Problem]:

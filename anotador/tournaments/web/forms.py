@@ -14,10 +14,11 @@ from wtforms import TextAreaField
 from wtforms.validators import InputRequired
 
 from anotador.rules import VARIANTS
+from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
+from anotador.tournaments.limits import MAX_ROUNDS
+from anotador.tournaments.limits import MAX_SIZE as MAX_MP
+from anotador.tournaments.limits import NAME_LENGTH
 from anotador.tournaments.web import draws
-from anotador.tournaments.web.service import MAX_HANDS_PER_ROUND
-from anotador.tournaments.web.service import MAX_MP
-from anotador.tournaments.web.service import MAX_ROUNDS
 from anotador.tournaments.web.service import SetUp
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import SYSTEM_LABELS
@@ -42,8 +43,22 @@ def read(field: Any, errors: dict[str, str], parse: Any, *args: Any, **kwargs: A
         return None
 
 
+class NameField(TextField):
+    """A name the tournament stores (its own, a player's, a club's), by the rule of every door
+    (:func:`anotador.web.inputs.tournament_name`): the form refuses what the file refuses."""
+
+    def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, maximum=NAME_LENGTH, **kwargs)
+        self.required = required
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = valuelist[0]
+            self.data = inputs.tournament_name(valuelist[0], required=self.required)
+
+
 class TournamentForm(Form):
-    name = TextField(_l("Name"), [InputRequired(_l("Write the name."))])
+    name = NameField(_l("Name"), [InputRequired(_l("Write the name."))])
     played_on = StringField(_l("Date"), render_kw={"type": "date"})
     variant = SelectField(
         _l("Variant"),
@@ -144,9 +159,9 @@ def numbers(line: str) -> list[int | str]:
 
 
 class PairForm(Form):
-    first = TextField(_l("Player"), [InputRequired(_l("Write the name."))])
-    second = TextField(_l("Partner"), [InputRequired(_l("Write the name."))])
-    club = TextField(_l("Club (optional)"))
+    first = NameField(_l("Player"), [InputRequired(_l("Write the name."))])
+    second = NameField(_l("Partner"), [InputRequired(_l("Write the name."))])
+    club = NameField(_l("Club (optional)"), required=False)
 
 
 #: The most characters a reason in the change log holds.

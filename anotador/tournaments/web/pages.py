@@ -206,6 +206,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
                 tournament=tournament,
                 rows=standings_rows(computed, tournament),
                 results=result_rows(computed, tournament),
+                unreadable=bool(computed.get("problems")),
                 urls=addresses(tournament, token),
                 pair_urls=pair_addresses(tournament, token),
                 director=token is None,
@@ -229,8 +230,15 @@ def register(bp: Blueprint, owned: Owned) -> None:
 
         def content() -> str:
             tournament = whole(state)
-            rows = standings_rows(computed_of(tournament), tournament)
-            return render("tournaments/_standings_table.html", rows=rows, pair_urls=None)
+            computed = computed_of(tournament)
+            rows = standings_rows(computed, tournament)
+            unreadable = bool(computed.get("problems"))
+            return render(
+                "tournaments/_standings_table.html",
+                rows=rows,
+                pair_urls=None,
+                unreadable=unreadable,
+            )
 
         view = ("board", i18n.locale_name(), request.script_root)
         standings_table = kept.part(state, view, content)

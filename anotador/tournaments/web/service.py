@@ -25,6 +25,8 @@ from anotador.services.matches import export_document
 from anotador.services.players import find_or_create_player
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
+from anotador.tournaments.limits import MAX_PAIRS
+from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
@@ -36,10 +38,7 @@ FORMAT = "anotador-tournament/1"
 SCALES = ("fibur-3", "fibur-4", "wdl", "points")
 SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual")
 #: Every integer of the tournament file is at most this in size (MP written by hand too).
-MAX_MP = 1_000_000
-MAX_PAIRS = 1000
-MAX_ROUNDS = 100
-MAX_HANDS_PER_ROUND = 100
+MAX_MP = MAX_SIZE
 
 
 class Refused(Exception):

@@ -1,0 +1,51 @@
+"""The bounds of a tournament and the rule of its names, defined once for every door: the
+tournament file's reader (so ``anotador tournament``), the director's forms, a backup's
+restore and ``anotador check`` all read them from here, so they refuse the same things.
+
+A name (the tournament's, a player's, a club's) is stored as :func:`read_name` gives it: NFC,
+trimmed, one line; never empty (a club may be), at most the columns' ``NAME_LENGTH``, and
+every character visible (no control characters, NUL, lone surrogates, zero-width or
+writing-direction marks: the rule of account names,
+:func:`anotador.rules.text.invisible_characters`).
+"""
+
+from __future__ import annotations
+
+from anotador.rules.text import MAX_NAME
+from anotador.rules.text import clean_text
+from anotador.rules.text import invisible_characters
+from anotador.rules.text import is_text_character
+from anotador.rules.text import read_text
+
+#: The longest name of a tournament, of a player and of a club (what their columns hold).
+NAME_LENGTH = MAX_NAME
+MAX_PAIRS = 1_000
+MAX_ROUNDS = 100
+MAX_HANDS_PER_ROUND = 100
+#: A table's number in a round.
+MAX_TABLE = 1_000
+#: The largest size of any integer in the file (MP, VP, band bounds).
+MAX_SIZE = 1_000_000
+#: A club's own scale has at most this many bands: FIBUR's have ten, and every export reads
+#: the scale for every table (50,000 bands made each one take a third of a second).
+MAX_BANDS = 100
+#: The largest tournament file ``anotador tournament`` reads: reading JSON takes some 25
+#: times its size in memory, and a whole club season with every table's match is a few MB.
+MAX_FILE_MB = 16
+MAX_FILE_BYTES = MAX_FILE_MB * 1024 * 1024
+
+
+def read_name(value: str, *, required: bool = True) -> str:
+    """``value`` as a tournament stores a name; :class:`anotador.rules.text.TextRefused`
+    (``control_characters``, ``empty_text``, ``text_too_long`` or ``invisible_characters``)
+    when it cannot be one."""
+    return read_text(value, maximum=NAME_LENGTH, required=required, visible=True)
+
+
+def mended_name(value: str) -> str:
+    """``value`` with what :func:`read_name` refuses taken out (``anotador check --fix``):
+    control and invisible characters dropped, spaces trimmed, cut to NAME_LENGTH; "" when
+    nothing visible is left (only a person can name it then)."""
+    spaced = clean_text("".join(char for char in value if is_text_character(char)))
+    shown = "".join(char for char in spaced if not invisible_characters(char))
+    return clean_text(clean_text(shown)[:NAME_LENGTH])
