@@ -20,7 +20,6 @@ from flask import url_for
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
-from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import kept
@@ -258,15 +257,20 @@ def round_page(tournament_id: int, number: int) -> Any:
 @bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
 @access.account_required
 def table_cards(tournament_id: int, number: int) -> Any:
-    """The round's table cards to print: once it has started (its tables have their links)."""
-    round_row = round_of(owned(tournament_id), number)
-    if round_row.status == "drawn":
+    """The round's table cards to print: once it has started (its tables have their links).
+    A printout kept by the tournament's state (:func:`reports.printed`); its QR codes hold
+    the links as this address names them."""
+    state = pages.viewed_state(tournament_id, None)
+    if reports.round_status(state, number) == "drawn":
         flash(str(REFUSALS["not_started"]), "error")
         return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
-    body = cards.table_cards(round_row, i18n.locale_name())
+
+    def context(tournament: Tournament) -> dict[str, Any]:
+        return cards.cards_context(round_of(tournament, number))
+
     name = f"torneo-{tournament_id}-ronda-{number}-mesas.pdf"
-    disposition = f'inline; filename="{name}"'
-    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
+    view = ("cards", number, request.url_root)
+    return reports.printed(state, cards.CARDS, view, context, name, None)
 
 
 @bp.post("/<id:tournament_id>/rondas/<id:number>/cambio")
