@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from flask import Flask
 from postgres_server import PostgresServer
@@ -31,6 +34,8 @@ from test_serve import SERVE
 from test_serve import free_port
 from test_serve import get
 from test_serve import wait_until_up
+
+from anotador.web.extensions import db
 
 pytestmark = [
     pytest.mark.slow,
@@ -62,6 +67,43 @@ def test_a_restart_does_not_fail_the_next_requests(app: Flask, server: PostgresS
     assert client.get(f"/partidas/{match_id}").status_code == 200
     assert client.get(f"/partidas/{match_id}/version").status_code == 200
     assert client.get("/readyz").status_code == 200
+
+
+def test_a_connection_lost_after_the_view_costs_the_request_nothing(
+    app: Flask, server: PostgresServer
+):
+    """The server gone between the view's answer and the end of the request (a restart under
+    scorers: issue 36): rolling back the request's transaction then fails, at the session's
+    teardown, after the answer was made. The answer stands (the view's work is committed or
+    was only read), no error escapes to the server (gunicorn would answer 500)."""
+    client = signed_in(app, OWNER)
+    match_id = create_stored_match(app, match_document(layout="4p"))
+    terminated: list[int] = []
+
+    @app.teardown_request
+    def terminate_this_connection(error: BaseException | None) -> None:
+        # The request's own connection, still in its transaction, killed from another one.
+        pid = db.session.connection().connection.dbapi_connection.info.backend_pid
+        with psycopg.connect(server.url.replace("+psycopg", ""), autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            deadline = time.monotonic() + HANG_GUARD_SECONDS
+            gone = "SELECT count(*) FROM pg_stat_activity WHERE pid = %s"
+            while other.execute(gone, (pid,)).fetchone() != (0,):
+                assert time.monotonic() < deadline, "the connection was not terminated"
+                time.sleep(0.05)
+        terminated.append(pid)
+
+    form = client.get(f"/partidas/{match_id}/manos/nueva")
+    assert form.status_code == 200
+    key = re.search(r'name="request_key" type="hidden" value="([0-9a-f]+)"', form.text)
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', form.text)
+    assert key is not None
+    assert version is not None
+    hand = {**E1_FORM, "request_key": key.group(1), "version": version.group(1)}
+    assert client.post(f"/partidas/{match_id}/manos/nueva", data=hand).status_code == 302
+    assert len(terminated) == 2
+    app.teardown_request_funcs[None].remove(terminate_this_connection)
+    assert client.get(f"/partidas/{match_id}/version").get_json()["hands"] == 1
 
 
 def test_a_stopped_database_is_a_503_until_it_is_back(app: Flask, server: PostgresServer):

@@ -5,8 +5,10 @@ WeasyPrint's layout holds the interpreter for the best part of a second: in a se
 worker it would stall every other request that worker's threads serve. In a child process it
 takes one core and nothing else (:mod:`anotador.sheets.shelf` starts it and caps how many run).
 The request is ``{"kind": "match", "document": <match file>, "paper", "lang"}`` or ``{"kind":
-"blank", "variant", "layout", "target", "paper", "lang"}``. An argument, when given, is the
-niceness to draw at (a costly or odd sheet is drawn below the pages' priority).
+"blank", "variant", "layout", "target", "paper", "lang"}`` or ``{"kind": "html", "html"}``
+(another area's printout, laid out by its own view: ``render.printout_html``). An argument,
+when given, is the niceness to draw at (a costly or odd sheet is drawn below the pages'
+priority).
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import sys
 from typing import Any
 
 from anotador import rules
+from anotador.sheets.render import html_pdf
 from anotador.sheets.render import render_blank_sheet
 from anotador.sheets.render import render_match_sheet
 
 
 def draw(request: dict[str, Any]) -> bytes:
+    if request["kind"] == "html":
+        return html_pdf(request["html"])
     paper, lang = request["paper"], request["lang"]
     if request["kind"] == "blank":
         return render_blank_sheet(

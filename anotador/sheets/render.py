@@ -78,9 +78,13 @@ def _stylesheet() -> Any:
 
 
 def _pdf(app: Flask, template: str, context: dict[str, Any]) -> bytes:
+    return html_pdf(app.jinja_env.get_template(template).render(**context))
+
+
+def html_pdf(html: str) -> bytes:
+    """The PDF of a printout's HTML, with the sheets' stylesheet and files from disk only."""
     import weasyprint
 
-    html = app.jinja_env.get_template(template).render(**context)
     document = weasyprint.HTML(
         string=html, base_url=PROJECT_ROOT.as_uri() + "/", url_fetcher=local_fetcher()
     )
@@ -136,11 +140,12 @@ def render_blank_sheet(
         return _pdf(app, "sheets/blank.html", context)
 
 
-def render_pages(template: str, context: dict[str, Any], *, lang: str = "es") -> bytes:
-    """Another area's printout (a tournament's table cards) drawn by the same machinery: its
-    template under ``templates/``, the sheets' stylesheet, files from disk only."""
+def printout_html(template: str, context: dict[str, Any], *, lang: str = "es") -> str:
+    """Another area's printout (a tournament's standings, its table cards) for the same
+    machinery to draw (:func:`html_pdf`, in the child process: ``pdf.child``): its template
+    under ``templates/``, said in ``lang``."""
     with _rendering(lang) as app:
-        return _pdf(app, template, {"lang": lang, **context})
+        return app.jinja_env.get_template(template).render(lang=lang, **context)
 
 
 # Cache: a sheet depends only on its match's content, the paper, the language and these files
@@ -156,6 +161,17 @@ def _fingerprint() -> str:
     for path in files:
         digest.update(str(path).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+@functools.cache
+def _template_digest(template: str) -> str:
+    return hashlib.sha256((PROJECT_ROOT / "templates" / template).read_bytes()).hexdigest()
+
+
+def printout_key(template: str, document: object, *settings: str) -> str:
+    """The :func:`sheet_key` of a printout of ``template`` (:func:`printout_html`), which
+    changes with that file too."""
+    return sheet_key({"template": _template_digest(template), "of": document}, *settings)
 
 
 def sheet_key(document: object, *settings: str) -> str:

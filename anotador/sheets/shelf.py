@@ -14,7 +14,9 @@ holding a render slot: lock files in ``sheets/slots/`` locked with ``flock``, so
 hold across every worker process of the host. ``PDF_RENDER_SLOTS`` slots draw the usual
 sheets; one more, at a lower CPU priority, draws the costly or unusual ones (a match of
 hundreds of hands, a blank sheet of an odd target), so those never keep the usual ones
-waiting. A requester (an account, else an address) holds at most one usual slot at a time.
+waiting. A requester (an account, else an address) holds at most one usual slot at a time,
+and a subject (a tournament, whose printouts every spectator may ask for at once) is drawn
+in one slot at a time.
 Without a free slot the caller answers "preparing, retry in a few seconds" instead of
 queueing. A drawing that fails or takes too long is remembered for that key
 (``sheets/failed/<key>``, for ``FAILED_SECONDS``) and not tried again meanwhile.
@@ -31,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -135,13 +138,13 @@ def remember_failure(key: str) -> None:
     (place / key).touch()
 
 
-#: A match sheet of more hands than this is drawn in the slot of the costly sheets (a real
-#: match has under 100; thousands take a minute).
-COSTLY_HANDS = 200
+#: A match sheet of more hands than this (a printout of more rows) is drawn in the slot of
+#: the costly sheets (a real match has under 100 hands; thousands take a minute).
+COSTLY_ROWS = 200
 
 
 def costly(wanted: dict[str, Any]) -> bool:
-    return wanted["kind"] == "match" and len(wanted["document"]["hands"]) > COSTLY_HANDS
+    return wanted["kind"] == "match" and len(wanted["document"]["hands"]) > COSTLY_ROWS
 
 
 def usual(wanted: dict[str, Any]) -> bool:
@@ -159,21 +162,30 @@ def slots() -> int:
 
 
 @contextlib.contextmanager
-def render_slot(requester: str | None = None, unusual: bool = False) -> Iterator[bool]:
+def render_slot(
+    requester: str | None = None, unusual: bool = False, subject: str | None = None
+) -> Iterator[bool]:
     """Hold a free render slot meanwhile (True), or none is free, or ``requester`` already
-    holds one of the usual ones (False). ``unusual``: the one slot of the costly or odd
-    sheets (whoever holds it may still have a usual sheet drawn meanwhile)."""
+    holds one of the usual ones, or something of ``subject`` is being drawn (False).
+    ``unusual``: the one slot of the costly or odd sheets (whoever holds it may still have a
+    usual sheet drawn meanwhile). ``subject``: what the sheet shows (a tournament: its
+    printouts are drawn one at a time, however many viewers ask at once)."""
     place = folder() / "slots"
     place.mkdir(exist_ok=True)
     with contextlib.ExitStack() as held:
-        if requester is not None and not unusual:
-            digest = hashlib.sha256(requester.encode()).digest()
-            share = f"requester-{int.from_bytes(digest[:4], 'big') % REQUESTER_LOCKS}"
-            if not hold(held, place, share):
-                yield False
-                return
+        shares = [] if requester is None or unusual else [f"requester-{share(requester)}"]
+        shares += [] if subject is None else [f"subject-{share(subject)}"]
+        if not all(hold(held, place, name) for name in shares):
+            yield False
+            return
         names = ["unusual"] if unusual else [str(number) for number in range(slots())]
         yield any(hold(held, place, name) for name in names)
+
+
+def share(who: str) -> int:
+    """Which of :data:`REQUESTER_LOCKS` lock files stands for ``who``."""
+    digest = hashlib.sha256(who.encode()).digest()
+    return int.from_bytes(digest[:4], "big") % REQUESTER_LOCKS
 
 
 def hold(held: contextlib.ExitStack, place: Path, name: str) -> bool:
@@ -230,29 +242,38 @@ def draw(request: dict[str, Any], unusual: bool = False) -> bytes:
     return done.stdout
 
 
+Order = Callable[[], tuple[dict[str, Any], str | None]]
+
+
 def draw_and_keep(
     key: str | None,
-    request: dict[str, Any],
+    order: Order,
     *,
     requester: str | None = None,
+    subject: str | None = None,
     unusual: bool = False,
     on_disk: bool = True,
-) -> bytes | None:
-    """Draw the sheet in a free slot (see :func:`render_slot`) and keep it under ``key``
-    (None, or not ``on_disk``: not kept); None when no slot is free for ``requester``.
-    RenderFailed when it cannot be drawn, remembered under ``key`` (:func:`failed`)."""
-    with render_slot(requester, unusual) as free:
+) -> tuple[bytes, str | None] | None:
+    """The sheet under ``key`` drawn in a free slot (see :func:`render_slot`) and kept under
+    the key of what was drawn (None, or not ``on_disk``: not kept), with that key; None when
+    no slot is free for ``requester`` and ``subject``. ``order`` gives what to draw and its
+    key, asked only once the slot is held and no worker drew the sheet meanwhile (laying
+    out a tournament's printout costs the worker more than drawing a match's sheet).
+    RenderFailed when it cannot be drawn, remembered under its key (:func:`failed`)."""
+    with render_slot(requester, unusual, subject) as free:
         if not free:
             return None
         # Another worker may have finished it meanwhile.
         found = kept(key) if key is not None and on_disk else None
-        if found is None:
-            try:
-                found = draw(request, unusual)
-            except RenderFailed:
-                if key is not None:
-                    remember_failure(key)
-                raise
-            if key is not None and on_disk:
-                keep(key, found)
-        return found
+        if found is not None:
+            return found, key
+        wanted, key = order()
+        try:
+            found = draw(wanted, unusual)
+        except RenderFailed:
+            if key is not None:
+                remember_failure(key)
+            raise
+        if key is not None and on_disk:
+            keep(key, found)
+        return found, key

@@ -81,6 +81,8 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(services.matches.StoredMatchInvalid, _stored_match_invalid)
     for unreachable in UNREACHABLE:
         app.register_error_handler(unreachable, database_unreachable)
+    # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
+    app.teardown_appcontext(end_request_transaction)
 
 
 def is_unreachable(error: BaseException | None) -> bool:
@@ -114,6 +116,21 @@ def end_transaction() -> None:
     try:
         db.session.rollback()
     except sa_exc.SQLAlchemyError:  # the connection is gone: nothing to undo on it
+        db.session.close()
+
+
+def end_request_transaction(error: BaseException | None) -> None:
+    """End the request's transaction before Flask-SQLAlchemy closes the session. The database
+    may have dropped the connection after the answer was made (a restart while phones save):
+    the rollback of that close then raises, past every error handler, and the server would
+    answer 500 instead of the answer the view made. The connection's loss costs nothing here
+    (what was committed stays, the rest is gone with it); the next request takes another."""
+    if not db.session().in_transaction():
+        return
+    try:
+        db.session.rollback()
+    except sa_exc.SQLAlchemyError as lost:
+        current_app.logger.warning("The database dropped a request's connection: %s", lost)
         db.session.close()
 
 

@@ -1,6 +1,6 @@
 """A round's table cards (PDF, four to a page): each table's number, its two pairs, the QR
 code of its table link (the phones at the table score through it), the variant and the
-round's hands. Drawn by the app's PDF machinery (:func:`anotador.sheets.render.render_pages`)."""
+round's hands. A printout as the standings are (:func:`reports.printed`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any
 from flask import url_for
 
 from anotador.commands.addresses import qr_svg
-from anotador.sheets.render import render_pages
 from anotador.tournaments.web.models import Round
 
 
@@ -27,8 +26,12 @@ def card_rows(round_row: Round) -> list[dict[str, Any]]:
     return cards
 
 
-def table_cards(round_row: Round, lang: str) -> bytes:
+#: The table cards' template.
+CARDS = "tournaments/cards.html"
+
+
+def cards_context(round_row: Round) -> dict[str, Any]:
+    """The context of :data:`CARDS` for a started round."""
     cards = card_rows(round_row)
     qr = {card["link"]: qr_svg(card["link"]) for card in cards}
-    context = {"tournament": round_row.tournament, "round": round_row, "cards": cards, "qr": qr}
-    return render_pages("tournaments/cards.html", context, lang=lang)
+    return {"tournament": round_row.tournament, "round": round_row, "cards": cards, "qr": qr}

@@ -1,26 +1,42 @@
 """A pair's own page (every round it is in: its results, its table of the round being
-played, its byes; its place) and the printable standings and
-round results (PDF through :func:`anotador.sheets.render.render_pages`), by id for the
+played, its byes; its place) and the printable standings and round results, by id for the
 director and by the spectator link for everyone else. Every number is the pure code's
 (:func:`pages.computed_of`, the standings ``anotador tournament standings`` prints): these
-views only pick a pair's side of each table."""
+views only pick a pair's side of each table.
+
+A printout (these and a round's table cards) is a match sheet's kin (``views/pdf.py``): kept
+under the tournament's state (:mod:`kept`), in every worker's shelf, served again with its
+ETag (a 304 to a browser that has it); laid out and drawn only when a render slot is free, in
+the child process, one printout of a tournament at a time and one slot per viewer (the
+account, else the address), so spectators asking at once make one drawing and the others are
+told to come back in a few seconds (503 with ``Retry-After``), never a queue of drawings.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint
-from flask import Response
 from flask import abort
 from flask import url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
-from anotador.sheets.render import render_pages
+from anotador.sheets import shelf
+from anotador.sheets.render import printout_html
+from anotador.sheets.render import printout_key
+from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import service
+from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
+from anotador.web.extensions import db
+from anotador.web.views.pdf import printout_response
 from anotador.words import i18n
 
 
@@ -79,19 +95,70 @@ def pair_rounds(
     return rows
 
 
-def pdf(body: bytes, name: str) -> Response:
-    disposition = f'inline; filename="{name}"'
-    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
+#: The tournament printout's template (the standings and a round's results).
+PRINTOUT = "tournaments/printout.html"
 
 
-def printout(tournament: Tournament, results: list[dict[str, Any]], **context: Any) -> bytes:
-    context = {
-        "tournament": tournament,
-        "results": results,
-        "scale_labels": SCALE_LABELS,
-        **context,
-    }
-    return render_pages("tournaments/printout.html", context, lang=i18n.locale_name())
+def printed(
+    state: Any,
+    template: str,
+    view: tuple[str | int, ...],
+    context: Callable[[Tournament], dict[str, Any]],
+    filename: str,
+    token: str | None,
+) -> ResponseReturnValue:
+    """The printout of ``template`` for the tournament in ``state`` (a row of
+    :func:`kept.state_of`) and ``view`` (which printout, and whatever else it shows), kept
+    under both and the language (``pdf.printout_response``). ``context`` gives the
+    template's context of the whole tournament, read only when it is to be drawn."""
+    lang = i18n.locale_name()
+    document = {"tournament": [db.engine.url.render_as_string(), *state]}
+    key = printout_key(template, document, *map(str, view), lang)
+
+    def order() -> tuple[dict[str, Any], str | None]:
+        html = printout_html(template, context(pages.whole(state)), lang=lang)
+        # Kept only if the state read again is the one of the key (as kept.part does).
+        unchanged = tuple(kept.state_of(state.id) or ()) == tuple(state)
+        return {"kind": "html", "html": html}, key if unchanged else None
+
+    return printout_response(
+        key,
+        filename,
+        order,
+        subject=f"tournament:{db.engine.url.render_as_string()}:{state.id}",
+        unusual=int(state.tables) // kept.PER_MATCH > shelf.COSTLY_ROWS,
+        offers=offers(state, token),
+    )
+
+
+def offers(state: Any, token: str | None) -> list[tuple[str, str]]:
+    """What else there is when a printout cannot be drawn: the standings on screen, in CSV."""
+    where = {"token": token} if token else {"tournament_id": state.id}
+    suffix = "_shared" if token else ""
+    return [
+        (url_for(f"tournaments.standings{suffix}", **where), gettext("See the standings")),
+        (
+            url_for(f"tournaments.standings_csv{suffix}", **where),
+            gettext("Download the standings (CSV)"),
+        ),
+    ]
+
+
+def round_status(state: Any, number: int) -> str:
+    """The status of round ``number`` of the tournament in ``state``; a 404 when it has no
+    such round (yet)."""
+    statement = sa.select(Round.status).where(
+        Round.tournament_id == state.id, Round.number == number
+    )
+    status = db.session.scalar(statement)
+    if status is None:
+        abort(404)
+    return str(status)
+
+
+def printout(tournament: Tournament, results: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    """The context of :data:`PRINTOUT`: the tournament, ``results`` and ``more``."""
+    return {"tournament": tournament, "results": results, "scale_labels": SCALE_LABELS, **more}
 
 
 def register(bp: Blueprint, owned: pages.Owned) -> None:
@@ -120,27 +187,33 @@ def register(bp: Blueprint, owned: pages.Owned) -> None:
             director=token is None,
         )
 
-    def standings_pdf(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = pages.find_viewed(owned, tournament_id, token)
-        computed = pages.computed_of(tournament)
-        body = printout(
-            tournament,
-            pages.result_rows(computed, tournament),
-            standings=pages.standings_rows(computed, tournament),
-        )
-        return pdf(body, f"torneo-{tournament.id}-posiciones.pdf")
+    def standings_pdf(tournament_id: int | None = None, token: str | None = None) -> Any:
+        state = pages.viewed_state(tournament_id, token)
 
-    def round_pdf(
-        number: int, tournament_id: int | None = None, token: str | None = None
-    ) -> Response:
-        tournament = pages.find_viewed(owned, tournament_id, token)
-        if number not in {round_row.number for round_row in tournament.round_rows}:
-            abort(404)
-        # A round being played prints the tables that have finished.
-        computed = pages.computed_of(tournament)
-        results = [row for row in pages.result_rows(computed, tournament) if row["round"] == number]
-        body = printout(tournament, results, round=number)
-        return pdf(body, f"torneo-{tournament.id}-ronda-{number}.pdf")
+        def context(tournament: Tournament) -> dict[str, Any]:
+            computed = pages.computed_of(tournament)
+            results = pages.result_rows(computed, tournament)
+            return printout(
+                tournament, results, standings=pages.standings_rows(computed, tournament)
+            )
+
+        filename = f"torneo-{state.id}-posiciones.pdf"
+        return printed(state, PRINTOUT, ("standings",), context, filename, token)
+
+    def round_pdf(number: int, tournament_id: int | None = None, token: str | None = None) -> Any:
+        state = pages.viewed_state(tournament_id, token)
+        round_status(state, number)
+
+        def context(tournament: Tournament) -> dict[str, Any]:
+            # A round being played prints the tables that have finished.
+            computed = pages.computed_of(tournament)
+            rows = pages.result_rows(computed, tournament)
+            return printout(
+                tournament, [row for row in rows if row["round"] == number], round=number
+            )
+
+        filename = f"torneo-{state.id}-ronda-{number}.pdf"
+        return printed(state, PRINTOUT, ("round", number), context, filename, token)
 
     pages.add_route(bp, "/parejas/<id:pair_id>", "pair_page", pair_page)
     pages.add_route(bp, "/posiciones.pdf", "standings_pdf", standings_pdf)

@@ -17,12 +17,8 @@ from flask import flash
 from flask import redirect
 from flask import request
 from flask import url_for
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import ObjectDeletedError
-from werkzeug.wrappers import Response
 
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import corrections
@@ -39,6 +35,9 @@ from anotador.tournaments.web.forms import TournamentForm
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.refusals import REFUSALS
+from anotador.tournaments.web.refusals import attempt
+from anotador.tournaments.web.refusals import checked
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
@@ -49,30 +48,6 @@ from anotador.words import i18n
 from anotador.words.i18n import problem_message
 
 bp = Blueprint("tournaments", __name__, url_prefix="/torneos")
-
-#: Why a change was refused (``service.Refused.code``), said to the director.
-REFUSALS = {
-    "finished": _l("The tournament has finished: nothing more can change."),
-    "too_many_pairs": _l("A tournament has at most 1,000 pairs."),
-    "same_player": _l("A pair is two different players."),
-    "player_in_a_pair": _l("That player is already in a pair of this tournament."),
-    "round_open": _l("Close the round being played first."),
-    "round_drawn": _l("The next round has already been drawn."),
-    "round_closed": _l("This round has already been closed."),
-    "changed": _l("The tournament changed meanwhile (another tab?): look at it again."),
-    "all_rounds_played": _l("Every round of the tournament has been played."),
-    "too_few_pairs": _l("A round needs at least two pairs to play."),
-    "round_started": _l("The round has already started: its tables are set."),
-    "not_in_round": _l("Choose two different pairs of this round."),
-    "no_result_here": _l("This table has no result to write yet."),
-    "round_not_playing": _l("This round is not being played."),
-    "tables_playing": _l("Some tables have not finished yet."),
-    "match_refused": _l("The tables' matches could not be made."),
-    "not_started": _l("Start the round first: its tables get their links then."),
-    "round_not_closed": _l("This round is not closed."),
-    "not_last_round": _l("Only the last round can be reopened."),
-    "not_finished": _l("The tournament has not finished."),
-}
 
 
 def director() -> int:
@@ -94,39 +69,6 @@ def round_of(tournament: Tournament, number: int) -> Round:
         if round_row.number == number:
             return round_row
     abort(404)
-
-
-def refused(reason: service.Refused, where: str) -> Any:
-    flash(str(REFUSALS[reason.code]), "error")
-    return redirect(where, 303)
-
-
-#: What a use case may meet when another request changed the tournament at the same moment
-#: past its lock: a unique constraint (the last guard) or a row it read deleted meanwhile.
-RACES = (IntegrityError, ObjectDeletedError)
-
-
-def attempt(use_case: Callable[[], Any], where: str) -> Any | None:
-    """Run a use case; None when it took effect, else a redirect back to ``where`` with the
-    reason (the tournament's state refused it, or another request changed it at that moment),
-    nothing changed."""
-    try:
-        use_case()
-    except service.Refused as reason:
-        db.session.rollback()
-        return refused(reason, where)
-    except RACES:
-        db.session.rollback()
-        return refused(service.Refused("changed"), where)
-    return None
-
-
-def checked(form: Any, where: str) -> Any:
-    """A redirect back with the reason when the form's CSRF token failed; else None."""
-    if csrf_refused(form):
-        flash(str(FORM_EXPIRED), "error")
-        return redirect(where, 303)
-    return None
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -276,15 +218,20 @@ def round_page(tournament_id: int, number: int) -> Any:
 @bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
 @access.account_required
 def table_cards(tournament_id: int, number: int) -> Any:
-    """The round's table cards to print: once it has started (its tables have their links)."""
-    round_row = round_of(owned(tournament_id), number)
-    if round_row.status == "drawn":
+    """The round's table cards to print: once it has started (its tables have their links).
+    A printout kept by the tournament's state (:func:`reports.printed`); its QR codes hold
+    the links as this address names them."""
+    state = pages.viewed_state(tournament_id, None)
+    if reports.round_status(state, number) == "drawn":
         flash(str(REFUSALS["not_started"]), "error")
         return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
-    body = cards.table_cards(round_row, i18n.locale_name())
+
+    def context(tournament: Tournament) -> dict[str, Any]:
+        return cards.cards_context(round_of(tournament, number))
+
     name = f"torneo-{tournament_id}-ronda-{number}-mesas.pdf"
-    disposition = f'inline; filename="{name}"'
-    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
+    view = ("cards", number, request.url_root)
+    return reports.printed(state, cards.CARDS, view, context, name, None)
 
 
 @bp.post("/<id:tournament_id>/rondas/<id:number>/cambio")

@@ -15,6 +15,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
@@ -72,6 +73,9 @@ def paper_and_lang(args: Mapping[str, str]) -> tuple[str, str]:
     return PAPERS[paper], lang or str(get_locale() or pdf.LANGUAGES[0])
 
 
+#: A sheet is downloaded (kept on the phone); a printout opens in the browser, to print.
+ATTACHMENT = "attachment"
+INLINE = "inline"
 #: A sheet asked for by the match's address: revalidated every time (an edited hand changes
 #: the sheet, and the ETag with it).
 REVALIDATE = "private, no-cache"
@@ -83,10 +87,10 @@ IMMUTABLE = "private, max-age=31536000, immutable"
 def pdf_response(
     key: str | None,
     filename: str,
-    order: Callable[[], tuple[dict[str, Any], str | None]],
+    order: shelf.Order,
     cache_control: str = REVALIDATE,
     match_id: int | None = None,
-) -> Response | tuple[str, int, dict[str, str]]:
+) -> ResponseReturnValue:
     """The PDF under ``key``: what :func:`kept_response` answers, else drawn in a child
     process (``order`` gives what to draw, for ``pdf.child``, and the key of what it draws)
     when a render slot is free for this requester, else the "preparing" page; the page that
@@ -95,28 +99,70 @@ def pdf_response(
     response = None if key is None else kept_response(key, filename, cache_control)
     if response is not None:
         return response
+    offers = sheet_offers(match_id)
     if key is not None and shelf.failed(key):
-        return cannot_draw(match_id)
+        return cannot_draw(offers)
     wanted, key = order()
     if key is not None and shelf.failed(key):
-        return cannot_draw(match_id)
+        return cannot_draw(offers)
     usual = shelf.usual(wanted)
+    drawing = partial(
+        shelf.draw_and_keep,
+        key,
+        lambda: (wanted, key),
+        requester=requester(),
+        unusual=not usual or shelf.costly(wanted),
+        on_disk=usual,
+    )
+    return drawn_response(filename, cache_control, offers, drawing)
+
+
+def printout_response(
+    key: str,
+    filename: str,
+    order: shelf.Order,
+    *,
+    subject: str,
+    unusual: bool,
+    offers: list[tuple[str, str]],
+) -> ResponseReturnValue:
+    """Another area's printout as :func:`pdf_response` serves a sheet: kept under ``key``
+    (the state it shows), else drawn when a render slot is free for this requester and
+    nothing else of ``subject`` is being drawn (``order``, laying it out, is asked only
+    then), else the "preparing" page. ``offers``: what else there is, should it fail."""
+    response = kept_response(key, filename, REVALIDATE, INLINE)
+    if response is not None:
+        return response
+    if shelf.failed(key):
+        return cannot_draw(offers)
+    drawing = partial(
+        shelf.draw_and_keep, key, order, requester=requester(), subject=subject, unusual=unusual
+    )
+    return drawn_response(filename, REVALIDATE, offers, drawing, printout=True)
+
+
+def drawn_response(
+    filename: str,
+    cache_control: str,
+    offers: list[tuple[str, str]],
+    drawing: Callable[[], tuple[bytes, str | None] | None],
+    printout: bool = False,
+) -> ResponseReturnValue:
+    """The sheet ``drawing`` draws (:func:`shelf.draw_and_keep`), kept in this worker too;
+    the "preparing" page when no slot was free; the page that says it cannot be drawn. A
+    ``printout`` opens in the browser and has its own words for being prepared."""
     try:
-        sheet = shelf.draw_and_keep(
-            key,
-            wanted,
-            requester=requester(),
-            unusual=not usual or shelf.costly(wanted),
-            on_disk=usual,
-        )
+        drawn = drawing()
     except shelf.RenderFailed:
         current_app.logger.exception("a sheet could not be drawn")
-        return cannot_draw(match_id)
-    if sheet is None:
-        return preparing()
+        return cannot_draw(offers)
+    if drawn is None:
+        return preparing(printout)
+    sheet, key = drawn
     if key is not None:
         caches().sheets.put(key, sheet)
-    return sheet_response(sheet, key, filename, cache_control)
+    disposition = INLINE if printout else ATTACHMENT
+    return sheet_response(sheet, key, filename, cache_control, disposition)
 
 
 def requester() -> str:
@@ -125,7 +171,9 @@ def requester() -> str:
     return f"account:{account.id}" if account is not None else f"address:{request.remote_addr}"
 
 
-def kept_response(key: str, filename: str, cache_control: str) -> Response | None:
+def kept_response(
+    key: str, filename: str, cache_control: str, disposition: str = ATTACHMENT
+) -> Response | None:
     """304 when the browser has the sheet under ``key``; the sheet from this worker's
     ``sheets`` cache or the sheets every worker keeps (``pdf.shelf``); None when no worker
     has drawn it yet."""
@@ -140,38 +188,44 @@ def kept_response(key: str, filename: str, cache_control: str) -> Response | Non
     if sheet is None:
         return None
     cache.put(key, sheet)
-    return sheet_response(sheet, key, filename, cache_control)
+    return sheet_response(sheet, key, filename, cache_control, disposition)
 
 
-def sheet_response(sheet: bytes, key: str | None, filename: str, cache_control: str) -> Response:
+def sheet_response(
+    sheet: bytes, key: str | None, filename: str, cache_control: str, disposition: str = ATTACHMENT
+) -> Response:
     response = Response(sheet, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     if key is not None:
         response.set_etag(key[:40])
     response.headers["Cache-Control"] = cache_control
     return response
 
 
-def preparing() -> tuple[str, int, dict[str, str]]:
-    """Every render slot is busy: come back in a few seconds (the page asks again by itself)."""
+def preparing(printout: bool = False) -> tuple[str, int, dict[str, str]]:
+    """Every render slot is busy, or (a ``printout``) it is being drawn for another viewer:
+    come back in a few seconds (the page asks again by itself)."""
     retry = shelf.RETRY_SECONDS
-    page = render_template("sheets/preparing.html", retry=retry)
+    page = render_template("sheets/preparing.html", retry=retry, printout=printout)
     return page, 503, {"Retry-After": str(retry), "Cache-Control": "no-store"}
 
 
-def cannot_draw(match_id: int | None) -> tuple[str, int, dict[str, str]]:
+def cannot_draw(offers: list[tuple[str, str]]) -> tuple[str, int, dict[str, str]]:
     """Drawing this sheet failed or took too long lately: say so, without asking again by
-    itself, and offer what else there is (the match on screen, its file; other sheets)."""
-    if match_id is not None:
-        offers = [
-            (url_for("matches.show", match_id=match_id), gettext("See the match on screen")),
-            (url_for("matches.export", match_id=match_id), gettext("Download the match file")),
-        ]
-    else:
-        offers = [(url_for(".blank_sheet"), gettext("Choose another blank sheet"))]
+    itself, and offer what else there is (``offers``: addresses and their words)."""
     page = render_template("sheets/cannot_draw.html", offers=offers)
     retry = str(shelf.FAILED_SECONDS)
     return page, 503, {"Retry-After": retry, "Cache-Control": "no-store"}
+
+
+def sheet_offers(match_id: int | None) -> list[tuple[str, str]]:
+    """What else there is than a sheet: the match on screen and its file; other sheets."""
+    if match_id is None:
+        return [(url_for("pdf.blank_sheet"), gettext("Choose another blank sheet"))]
+    return [
+        (url_for("matches.show", match_id=match_id), gettext("See the match on screen")),
+        (url_for("matches.export", match_id=match_id), gettext("Download the match file")),
+    ]
 
 
 def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
@@ -288,7 +342,7 @@ FINISHING = ("hand_recorded", "hand_edited", "hand_deleted", "resumed")
 def draw_in_background(app: Flask, key: str, wanted: dict[str, Any]) -> None:
     with app.app_context():
         try:
-            shelf.draw_and_keep(key, wanted, unusual=shelf.costly(wanted))
+            shelf.draw_and_keep(key, lambda: (wanted, key), unusual=shelf.costly(wanted))
         except shelf.RenderFailed:
             app.logger.exception("a finished match's sheet could not be drawn")
 
