@@ -36,7 +36,7 @@ from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
 from anotador.web.extensions import db
-from anotador.web.views.pdf import printout_response
+from anotador.web.views.printouts import printout_response
 from anotador.words import i18n
 
 

@@ -117,30 +117,6 @@ def pdf_response(
     return drawn_response(filename, cache_control, offers, drawing)
 
 
-def printout_response(
-    key: str,
-    filename: str,
-    order: shelf.Order,
-    *,
-    subject: str,
-    unusual: bool,
-    offers: list[tuple[str, str]],
-) -> ResponseReturnValue:
-    """Another area's printout as :func:`pdf_response` serves a sheet: kept under ``key``
-    (the state it shows), else drawn when a render slot is free for this requester and
-    nothing else of ``subject`` is being drawn (``order``, laying it out, is asked only
-    then), else the "preparing" page. ``offers``: what else there is, should it fail."""
-    response = kept_response(key, filename, REVALIDATE, INLINE)
-    if response is not None:
-        return response
-    if shelf.failed(key):
-        return cannot_draw(offers)
-    drawing = partial(
-        shelf.draw_and_keep, key, order, requester=requester(), subject=subject, unusual=unusual
-    )
-    return drawn_response(filename, REVALIDATE, offers, drawing, printout=True)
-
-
 def drawn_response(
     filename: str,
     cache_control: str,
