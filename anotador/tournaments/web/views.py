@@ -170,15 +170,13 @@ def draw(tournament_id: int) -> Any:
         by_rating = inputs.choice(request.form.get("by_rating"), ("1",)) == "1"
     except inputs.BadInput as bad:
         abort(400, str(bad))
-    drawn: list[Round] = []
-    back = attempt(
-        lambda: drawn.append(rounds.draw_round(tournament, director(), by_rating)), where
-    )
+    drawn: list[Round] = []  # the use case's answer, when it took effect
+    user = director()
+    back = attempt(lambda: drawn.append(rounds.draw_round(tournament, user, by_rating)), where)
     if back is not None:
         return back
-    return redirect(
-        url_for(".round_page", tournament_id=tournament_id, number=drawn[0].number), 303
-    )
+    number = drawn[0].number
+    return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
 
 
 #: Where a kept live view's forms take the request's CSRF token: the view is kept for every
