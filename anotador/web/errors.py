@@ -128,10 +128,11 @@ def end_request_transaction(error: BaseException | None) -> None:
     if not db.session().in_transaction():
         return
     try:
-        db.session.rollback()
+        # close(), not rollback(): the rows a caller still holds keep what they read.
+        db.session.close()
     except sa_exc.SQLAlchemyError as lost:
         current_app.logger.warning("The database dropped a request's connection: %s", lost)
-        db.session.close()
+        db.session().invalidate()  # its connections given up without a rollback
 
 
 def render_error(code: int, message: str | None = None) -> tuple[str, int]:
