@@ -105,6 +105,8 @@ EXPECTED = {
     "tournaments.draw": "SNNSSA",
     "tournaments.finish": "SNNSSA",
     "tournaments.index": "SAASSA",
+    "tournaments.reopen": "SNNSSA",
+    "tournaments.reopen_round": "SNNSSA",
     "tournaments.result": "SNNSSA",
     "tournaments.pair_page": "SNNSSA",
     "tournaments.pair_page_shared": "NNNNNN",
