@@ -336,23 +336,27 @@ def seed(app: Flask) -> None:
 
 def seed_tournament(owner_id: int) -> None:
     """Tournaments of the owner's whose pages offer every form: round 1 being played (a table
-    and a bye; with a spectator link), drawn (swaps, start) and closed (the next draw, finish)."""
+    and a bye; with a spectator link), drawn (swaps, start), closed (the next draw, finish,
+    reopening the round) and finished (reopening it)."""
     made = []
-    for name in ("Noche", "Martes", "Jueves"):
+    for name in ("Noche", "Martes", "Jueves", "Viernes"):
         setup = SetUp(name, datetime.date(2026, 12, 3), "burraco", {}, 3, "fibur-3", "danese", 3)
         tournament = tournament_service.create_tournament(owner_id, setup)
         assert isinstance(tournament, Tournament)
         for first, second in (("Gabi", "Hugo"), ("Iris", "Juan"), ("Kati", "Luis")):
             tournament_service.add_pair(tournament, owner_id, first, second)
         made.append((tournament, tournament_rounds.draw_round(tournament, owner_id)))
-    (playing, first), _drawn, (closed, last) = made
+    (playing, first), _drawn, *played = made
     tournament_rounds.start_round(first, owner_id)
     tournament_service.set_spectator_link(playing, owner_id, True)
-    tournament_rounds.start_round(last, owner_id)
-    for table in last.tables:
-        if not table.is_bye:
-            tournament_rounds.enter_result(table, owner_id, (600, 400))
-    tournament_rounds.close_round(last, owner_id)
+    for _tournament, last in played:
+        tournament_rounds.start_round(last, owner_id)
+        for table in last.tables:
+            if not table.is_bye:
+                tournament_rounds.enter_result(table, owner_id, (600, 400))
+        tournament_rounds.close_round(last, owner_id)
+    finished, _ = played[-1]
+    tournament_rounds.finish(finished, owner_id)
 
 
 @dataclass(frozen=True)
