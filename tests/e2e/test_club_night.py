@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import time
 from collections.abc import Callable
 
 import pytest
@@ -54,6 +55,17 @@ def hand(ns: str, ew: str) -> tuple[str, dict[str, dict[str, int]]]:
     }
 
 
+def drawn(page: Page, address: str) -> bytes:
+    """A printout as a browser ends up with it: while it is being drawn the server answers
+    "preparing" (503, Retry-After) and the page asks again, a bounded number of times."""
+    for _ in range(30):
+        response = page.request.get(address)
+        if response.status != 503:
+            return response.body()
+        time.sleep(float(response.headers.get("retry-after", "2")))
+    raise AssertionError(f"{address} was still being drawn after 30 tries")
+
+
 def seated(page: Page) -> list[tuple[str, str, str]]:
     """The round page's tables: (NS pair, EW pair, table link), as the sides are named."""
     tables = []
@@ -83,7 +95,7 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
         page.get_by_role("button", name="Empezar la ronda").tap()
         expect(page.locator(".t-table.is-not_started")).to_have_count(3)
         cards = page.get_by_role("link", name="Tarjetas de mesa (PDF)").get_attribute("href")
-        printed = pdf_text(page.request.get(str(cards)).body())
+        printed = pdf_text(drawn(page, str(cards)))
         tables = seated(page)
         for index, (ns, ew, link) in enumerate(tables, start=1):
             assert f"Mesa {index}" in printed
