@@ -351,8 +351,8 @@ def test_check_reports_a_bad_stored_tournament_and_fix_mends_its_names(
     assert runner.invoke(args=["check"]).exit_code == 0
 
 
-def test_check_says_what_fix_cannot_mend(app: Flask, client: FlaskClient):
-    tournament_id = club_night(app, client)
+def pair_against_itself(app: Flask, tournament_id: int) -> None:
+    """Seat the first table's NS pair against itself, as an older restore stored it."""
     with app.app_context():
         table = db.session.scalars(
             sa.select(RoundTable).join(RoundTable.round).where(Round.tournament_id == tournament_id)
@@ -361,6 +361,11 @@ def test_check_says_what_fix_cannot_mend(app: Flask, client: FlaskClient):
         assert table.ew_pair_id is not None
         table.ew_pair_id = table.ns_pair_id
         db.session.commit()
+
+
+def test_check_says_what_fix_cannot_mend(app: Flask, client: FlaskClient):
+    tournament_id = club_night(app, client)
+    pair_against_itself(app, tournament_id)
     result = app.test_cli_runner().invoke(args=["check", "--fix"])
     assert result.exit_code == 1, result.output
     assert f"tournament {tournament_id}: $.round_rows[0].tables[0].ew: " in result.output
@@ -416,13 +421,7 @@ def test_the_pages_of_a_tournament_stored_before_the_checks_answer(app: Flask, c
     """Rows the reader refuses (a pair against itself, as an older restore stored it): every
     page answers with its pairs and a message, the JSON export with the problems."""
     tournament_id = club_night(app, client)
-    with app.app_context():
-        table = db.session.scalars(
-            sa.select(RoundTable).join(RoundTable.round).where(Round.tournament_id == tournament_id)
-        ).first()
-        assert table is not None
-        table.ew_pair_id = table.ns_pair_id
-        db.session.commit()
+    pair_against_itself(app, tournament_id)
     base = f"/torneos/{tournament_id}"
     for page in [*PAGES, "/rondas/1", "/rondas/1/resultados.pdf"]:
         answer = client.get(base + page, headers=ENGLISH)
