@@ -85,7 +85,7 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
     page.get_by_role("button", name="Crear el enlace").tap()
     board = phones()
     board.goto(page.locator("#enlace .share-url").inner_text().replace("/posiciones", "/tablero"))
-    expect(board.locator(".t-board tbody tr")).to_have_count(len(PAIRS))
+    expect(board.locator(".t-board-standings tbody tr")).to_have_count(len(PAIRS))
 
     table_phones = [phones() for _ in range(3)]
     for number in range(1, ROUNDS + 1):
@@ -126,7 +126,7 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
         page.reload()
         expect(page.locator(".t-table.is-finished")).to_have_count(3)
         # Every NS pair won its table: the board's three leaders have 2 VP a round.
-        leaders = board.locator(".t-board tbody tr").locator(".t-vp")
+        leaders = board.locator(".t-board-standings tbody tr").locator(".t-vp")
         expect(leaders).to_have_text([str(2 * number)] * 3 + ["0"] * 3, timeout=WITHIN)
         page.get_by_role("button", name="Cerrar la ronda").tap()
         expect(page.get_by_role("heading", level=1)).to_contain_text("cerrada")

@@ -64,7 +64,7 @@ def test_a_club_night_round_with_the_board_following(
 
     board = phones()
     board.goto(spectator.replace("/posiciones", "/tablero"))
-    expect(board.locator(".t-board tbody tr")).to_have_count(4)
+    expect(board.locator(".t-board-standings tbody tr")).to_have_count(4)
 
     # Mitchell: table 1 is pair 1 against pair 3; its phone scores through the table link.
     link = page.locator(".t-table").first.locator(".share-url").inner_text()
@@ -72,7 +72,7 @@ def test_a_club_night_round_with_the_board_following(
     table_phone.goto(link)
     Table(table_phone, shot).record_hand(NS, HAND)
     # One hand per round: that hand ended the table's match, and the board shows its result.
-    first = board.locator(".t-board tbody tr").first
+    first = board.locator(".t-board-standings tbody tr").first
     expect(first.locator(".t-vp")).to_have_text("2", timeout=WITHIN)
     expect(first).to_contain_text("Ana – Alba")
     page.reload()
@@ -86,7 +86,7 @@ def test_a_club_night_round_with_the_board_following(
     paper.get_by_label("Puntos de EO").fill("500")
     paper.get_by_role("button", name="Guardar el resultado").tap()
     expect(page.locator(".t-table.is-finished")).to_have_count(2)
-    expect(board.locator(".t-board tbody tr").nth(1)).to_contain_text(
+    expect(board.locator(".t-board-standings tbody tr").nth(1)).to_contain_text(
         "Dario – Diego", timeout=WITHIN
     )
     shot("board-after-round-1", of=board)

@@ -80,6 +80,31 @@ def table_pairs(tournament: Tournament) -> dict[tuple[int, int], tuple[str, str]
     }
 
 
+def seating_of(tournament: Tournament) -> dict[str, Any] | None:
+    """Who sits where in the round being played (drawn or started), as the board shows it
+    for the pairs looking for their table: each table's NS and EW pairs, then the pairs that
+    rest; None between rounds."""
+    latest = service.current_round(tournament)
+    if latest is None or latest.status == "closed":
+        return None
+    names = labels_of(tournament)
+    seated = sorted((t for t in latest.tables if not t.is_bye), key=lambda t: t.number or 0)
+    return {
+        "number": latest.number,
+        "tables": [
+            {"number": t.number, "ns": names[t.ns_pair.key], "ew": names[t.ew_pair.key]}
+            for t in seated
+            if t.ew_pair is not None
+        ],
+        # A manual round's pairs without a table yet wait for the director; they do not rest.
+        "byes": (
+            []
+            if latest.status == "drawn" and tournament.system == "manual"
+            else [names[t.ns_pair.key] for t in latest.tables if t.is_bye]
+        ),
+    }
+
+
 def pair_addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
     """Each pair's id in the tournament file → its page (by id, or by the spectator link)."""
     if token:
@@ -231,19 +256,22 @@ def register(bp: Blueprint, owned: Owned) -> None:
         def content() -> str:
             tournament = whole(state)
             computed = computed_of(tournament)
-            rows = standings_rows(computed, tournament)
-            unreadable = bool(computed.get("problems"))
             return render(
-                "tournaments/_standings_table.html",
-                rows=rows,
+                "tournaments/_board.html",
+                tournament=tournament,
+                latest=service.current_round(tournament),
+                seating=seating_of(tournament),
+                rows=standings_rows(computed, tournament),
                 pair_urls=None,
-                unreadable=unreadable,
+                unreadable=bool(computed.get("problems")),
             )
 
         view = ("board", i18n.locale_name(), request.script_root)
-        standings_table = kept.part(state, view, content)
         return render(
-            "tournaments/board.html", tournament=state, standings=standings_table, live=live
+            "tournaments/board.html",
+            tournament=state,
+            board=kept.part(state, view, content),
+            live=live,
         )
 
     @answers_json
