@@ -306,6 +306,51 @@ def test_a_forged_host_gets_no_qr_code(client: FlaskClient, offline: None):
     assert "phone-link" not in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost"])
+def test_a_server_on_this_machine_only_offers_the_phones_no_address(
+    app: Flask, client: FlaskClient, on_a_network: str, host: str
+):
+    serving.listen_on(app, host)
+
+    page = client.get("/", base_url="http://127.0.0.1:5101").get_data(as_text=True)
+
+    section = qr_section(page)
+    assert LAN not in page
+    assert "<svg" not in page
+    assert "--host 0.0.0.0" in section
+    assert "Los otros teléfonos no pueden abrirla" in section
+
+
+def test_a_server_on_every_address_offers_the_lan_address(
+    app: Flask, client: FlaskClient, on_a_network: str
+):
+    serving.listen_on(app, "0.0.0.0")
+
+    page = client.get("/", base_url="http://127.0.0.1:5101").get_data(as_text=True)
+
+    assert f"http://{LAN}:5101/" in qr_section(page)
+
+
+def test_waitress_tells_the_app_where_it_listens(app: Flask, monkeypatch: pytest.MonkeyPatch):
+    from anotador.commands import waitress_server
+
+    monkeypatch.setattr(waitress_server.startup, "prepare", lambda app, echo: True)
+    monkeypatch.setattr(waitress_server, "listen", lambda app, host, port: Stopped())
+    waitress_server.serve(app, "127.0.0.1", 5101, lambda line: None)
+
+    assert serving.phones_locked_out(app)
+
+
+class Stopped:
+    """A server that stops at once (Ctrl+C)."""
+
+    def run(self) -> None:
+        raise KeyboardInterrupt
+
+    def close(self) -> None:
+        pass
+
+
 def test_home_page_in_english(client: FlaskClient, on_a_network: str):
     page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
 

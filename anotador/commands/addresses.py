@@ -22,6 +22,7 @@ from urllib.parse import urlunsplit
 import segno
 from flask import Flask
 from flask import Request
+from flask import current_app
 from markupsafe import Markup
 
 from anotador.commands import startup
@@ -35,6 +36,8 @@ WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
 PROBE_ADDRESS = ("192.0.2.1", 9)
 #: Longer addresses (a forged Host header) get no QR code: a phone's address is short.
 MAX_URL_LENGTH = 200
+#: The app's setting that holds the address the server listens on (set by :func:`listen_on`).
+LISTEN_HOST = "ANOTADOR_LISTEN_HOST"
 
 
 def listen_address(environ: Mapping[str, str]) -> tuple[str, int]:
@@ -106,6 +109,17 @@ def phone_address(host: str, port: int) -> tuple[str, bool]:
     return url_for_host(host, port), not is_loopback(host)
 
 
+def listen_on(app: Flask, host: str) -> None:
+    """Tell ``app`` the address its server listens on: bound to this machine only
+    (``--host 127.0.0.1``), its pages offer the phones no address they cannot open."""
+    app.config[LISTEN_HOST] = host
+
+
+def phones_locked_out(app: Flask) -> bool:
+    """Whether ``app``'s server listens on a loopback address, which no phone can reach."""
+    return is_loopback(app.config.get(LISTEN_HOST))
+
+
 def banner_lines(app: Flask, host: str, port: int) -> list[str]:
     """What the server prints once it listens: the address to open on a phone and its QR code,
     in the machine's language (``LANG`` and its kin: :func:`startup.machine_words`).
@@ -157,7 +171,8 @@ def page_url(request: Request) -> str | None:
 
     The address the request came to (through a proxy, the public one: ``ProxyFix``); when it
     came to this machine only (``localhost``), the same port on the LAN address instead. None
-    when there is none to offer (no network, or a forged Host header).
+    when there is none to offer (no network, a server listening on this machine only:
+    :func:`phones_locked_out`, or a forged Host header).
     """
     try:
         parts = urlsplit(request.root_url)
@@ -166,6 +181,8 @@ def page_url(request: Request) -> str | None:
         return None
     url = request.root_url
     if is_loopback(hostname) or hostname in WILDCARD_HOSTS:  # 0.0.0.0 typed in a browser
+        if phones_locked_out(current_app):
+            return None
         lan = lan_ipv4()
         if lan is None:
             return None

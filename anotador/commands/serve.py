@@ -96,6 +96,7 @@ def serve(
     from anotador.commands.startup import prepare
 
     prepare(app, echo)
+    serving.listen_on(app, host)
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose()

@@ -86,6 +86,7 @@ def listen(app: Flask, host: str, port: int) -> Any:
 def serve(app: Flask, host: str, port: int, echo: Callable[[str], object] = print) -> None:
     """Prepare ``app``'s database and serve it with waitress until stopped (Ctrl+C)."""
     startup.prepare(app, echo)
+    serving.listen_on(app, host)
     server = listen(app, host, port)
     serving.echo_banner(app, host, port, echo, sys.stdout.encoding)
     try:

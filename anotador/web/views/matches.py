@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint
 from flask import Response
 from flask import abort
+from flask import current_app
 from flask import flash
 from flask import redirect
 from flask import render_template
@@ -61,9 +62,14 @@ def index() -> Any:
 
 
 def phone_link() -> dict[str, Any]:
-    """The address of the app for the next phone, and its QR code."""
+    """The address of the app for the next phone, and its QR code; none when the server
+    listens on this machine only, which the page says, with how to let the phones in."""
     url = serving.page_url(request)
-    return {"phone_url": url, "phone_qr": serving.qr_svg(url) if url else None}
+    return {
+        "phone_url": url,
+        "phone_qr": serving.qr_svg(url) if url else None,
+        "phones_locked_out": serving.phones_locked_out(current_app),
+    }
 
 
 def render_home(upload: UploadForm, problems: Sequence[Problem] = (), status: int = 200) -> Any:
