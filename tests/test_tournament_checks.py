@@ -326,35 +326,32 @@ def test_a_restore_never_changes_a_matchs_own_hand_limit(app: Flask, client: Fla
         assert set(db.session.scalars(sa.select(Match.hand_limit))) == {2}
 
 
-def test_a_tournament_line_the_database_refuses_stores_nothing_and_says_so(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("where", "name", "said"),
+    [(tournament_backup, "store_line", "La restauración se detuvo en la línea 2"),
+     (bulk, "insert_matches", "La restauración se detuvo en la línea ")],
+)  # fmt: skip
+def test_a_value_the_database_refuses_stores_nothing_and_is_not_an_outage(
+    app: Flask,
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    where: Any,
+    name: str,
+    said: str,
 ):
-    """A value of the line the database cannot hold (PostgreSQL's DataError: a text past its
-    column, a NUL), met once the matches are stored: nothing stays, and the page names the
-    line and says a second try would stop there too (not the outage's 503)."""
+    """A value of the tournament line (or of a match) the database cannot hold (PostgreSQL's
+    DataError: a text past its column, a NUL), met once the matches are being stored:
+    nothing stays, and the page names the line and says a second try would stop there too
+    (not the outage's 503)."""
     lines = backup_of(app, client)
 
     def refusing(*args: Any) -> list[int]:
-        raise sa.exc.DataError("INSERT INTO tournament", {}, Exception("value too long"))
+        raise sa.exc.DataError("INSERT", {}, Exception("value too long"))
 
-    monkeypatch.setattr(tournament_backup, "store_line", refusing)
+    monkeypatch.setattr(where, name, refusing)
     status, page = restored(app, lines, json.loads(lines[1]))
     assert status == 422, page
-    assert "La restauración se detuvo en la línea 2" in page
-    assert "no acepta lo que el archivo tiene ahí" in page
-
-
-def test_a_match_the_database_refuses_is_the_files_problem_not_an_outage(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-):
-    lines = backup_of(app, client)
-
-    def refusing(*args: Any) -> list[int]:
-        raise sa.exc.DataError("INSERT INTO match", {}, Exception("invalid byte sequence"))
-
-    monkeypatch.setattr(bulk, "insert_matches", refusing)
-    status, page = restored(app, lines, json.loads(lines[1]))
-    assert status == 422, page
+    assert said in page
     assert "no acepta lo que el archivo tiene ahí" in page
 
 

@@ -171,6 +171,16 @@ def reopen_round(client: FlaskClient, tournament_id: int, reason: str = "") -> A
     )
 
 
+def corrected(
+    app: Flask, client: FlaskClient, match_id: int, fields: dict[str, str]
+) -> tuple[int, list[int]]:
+    """Hand 1 of the match corrected with ``fields`` over FORM_HAND: (status, the totals)."""
+    data = {**FORM_HAND, **fields, "version": str(version_of(app, match_id))}
+    status = client.post(f"/partidas/{match_id}/manos/1", data=data).status_code
+    with app.app_context():
+        return status, db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+
+
 def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_new_mp(
     app: Flask, client: FlaskClient
 ):
@@ -190,13 +200,8 @@ def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_n
         {"round": 1, "reason": "Hand 1 was misread"},
         owner,
     )
-    edited = client.post(
-        f"/partidas/{match_id}/manos/1",
-        data={**FORM_HAND, "s1_table_points": "900", "version": str(version_of(app, match_id))},
-    )
-    assert edited.status_code == 302
-    with app.app_context():
-        new = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+    status, new = corrected(app, client, match_id, {"s1_table_points": "900"})
+    assert status == 302
     assert new != old
     assert changes(app)[-1] == (
         "table_corrected",
@@ -227,21 +232,12 @@ def test_a_correction_of_a_tables_hand_carries_the_directors_reason_to_the_chang
     assert 'name="reason"' in form
     with app.app_context():
         old = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
-    hand = {**FORM_HAND, "s1_table_points": "900"}
-    too_long = client.post(
-        f"/partidas/{match_id}/manos/1",
-        data={**hand, "reason": "x" * 201, "version": str(version_of(app, match_id))},
-        headers=ENGLISH,
-    )
-    assert too_long.status_code == 422
+    hand = {"s1_table_points": "900"}
+    assert corrected(app, client, match_id, {**hand, "reason": "x" * 201})[0] == 422
     assert changes(app)[-1][0] == "round_reopened"
-    edited = client.post(
-        f"/partidas/{match_id}/manos/1",
-        data={**hand, "reason": "Scored 900, not 90", "version": str(version_of(app, match_id))},
-    )
-    assert edited.status_code == 302
+    status, new = corrected(app, client, match_id, {**hand, "reason": "Scored 900, not 90"})
+    assert status == 302
     with app.app_context():
-        new = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
         owner = db.session.scalars(sa.select(Tournament.owner_id)).one()
         at = db.session.scalars(
             sa.select(TournamentChange.at).order_by(TournamentChange.id.desc())
