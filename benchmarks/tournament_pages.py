@@ -1,5 +1,6 @@
 """A tournament's pages on the real server as ratios to ``/healthz`` in the same run (issue 28):
-the standings of 40 tables after 6 rounds, and the director's live view of a round.
+the standings of 40 tables after 6 rounds, and the director's live view of a round; the
+standings' CSV and JSON exports a spectator downloads.
 
 gunicorn on loopback (``benchmarks.server``: the production settings, 2 workers of 4 threads)
 on a temporary SQLite database (``BENCH_DATABASE_URL`` for PostgreSQL) seeded through the use
@@ -120,6 +121,8 @@ TARGETS = {
     f"standings, {PAIRS // 2} tables after {PLAYED} rounds": TARGET,
     f"the director's live view of round {PLAYED + 1}": TARGET,
     "standings by the spectator link": None,
+    "standings CSV by the spectator link": TARGET,
+    "standings JSON by the spectator link": TARGET,
 }
 
 
@@ -132,6 +135,8 @@ def run() -> list[str]:
             f"{base}/posiciones",
             f"{base}/rondas/{seeded['round']}",
             f"/torneos/ver/{seeded['token']}/posiciones",
+            f"/torneos/ver/{seeded['token']}/posiciones.csv",
+            f"/torneos/ver/{seeded['token']}/posiciones.json",
         ]
         routes = {
             name: server.getter(path, cookie) for name, path in zip(TARGETS, paths, strict=True)

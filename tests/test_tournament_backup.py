@@ -1,6 +1,6 @@
 """The account's backup carries its tournaments: restored into an empty account they give the
 same standings, each table linked to its restored match; an old backup still restores; a bad
-tournament line is reported and nothing at all is stored."""
+tournament line is reported and nothing at all is stored, its matches neither."""
 
 from __future__ import annotations
 
@@ -257,9 +257,15 @@ def test_a_table_whose_match_line_is_broken_stores_no_tournament(app: Flask, cli
     first_match_line = len(lines) - sum(1 for line in lines if '"anotador-match/1"' in line)
     lines[first_match_line + place] = '{"format": "anotador-match/1"}\n'
     create_account(app, "Otra")
+    with app.app_context():
+        matches = db.session.scalar(sa.select(sa.func.count()).select_from(Match))
     answer = upload(signed_in(app, "Otra"), "".join(lines).encode())
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422, page
     assert "$.round_rows[0].tables[0].match: La partida de esta mesa (línea " in page
+    assert "0 partidas importadas" in page
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 1
+        # The other matches were stored before the table was found without its own: they
+        # are not kept either (a backup with tournaments is restored whole).
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == matches

@@ -23,8 +23,10 @@ from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
 from test_tournament_web import create
 
+from anotador.backup import bulk
 from anotador.rules.problems import MESSAGES
 from anotador.storage.models import Match
+from anotador.tournaments.web import backup as tournament_backup
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
@@ -231,8 +233,10 @@ def restored(app: Flask, lines: list[str], section: dict[str, Any]) -> tuple[int
     answer = upload(signed_in(app, "Otra"), broken)
     page = answer.get_data(as_text=True)
     if answer.status_code != 200:
-        assert counts(app)[:3] == before[:3], page
+        assert counts(app) == before, page  # not the matches either
+        assert "0 partidas importadas" in page
     assert "La restauración se cortó" not in page
+    assert "restaurar de nuevo el mismo archivo" not in page
     assert "Sin restaurar" in page
     return answer.status_code, page
 
@@ -308,8 +312,9 @@ def test_hostile_restores_are_refused_whole_with_a_true_message(app: Flask, clie
 
 def test_a_restore_never_changes_a_matchs_own_hand_limit(app: Flask, client: FlaskClient):
     """A tournament line of one hand a round whose tables' match files end after two: the
-    tournament is refused (its tables' MP would not be their matches'), the matches keep
-    their own limit."""
+    tournament is refused (its tables' MP would not be their matches'), and its matches with
+    it (they were stored before the tournament was found wrong): the stored ones keep their
+    own limit."""
     lines = backup_of(app, client)
     section = json.loads(lines[1])
     section["hands_per_round"] = 1
@@ -318,8 +323,36 @@ def test_a_restore_never_changes_a_matchs_own_hand_limit(app: Flask, client: Fla
     assert "termina después de 2 manos y su ronda no" in page
     with app.app_context():
         assert count(Tournament) == 1
-        limits = set(db.session.scalars(sa.select(Match.hand_limit).where(Match.owner_id != 1)))
-        assert limits == {2}
+        assert set(db.session.scalars(sa.select(Match.hand_limit))) == {2}
+
+
+@pytest.mark.parametrize(
+    ("where", "name", "said"),
+    [(tournament_backup, "store_line", "La restauración se detuvo en la línea 2"),
+     (bulk, "insert_matches", "La restauración se detuvo en la línea ")],
+)  # fmt: skip
+def test_a_value_the_database_refuses_stores_nothing_and_is_not_an_outage(
+    app: Flask,
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    where: Any,
+    name: str,
+    said: str,
+):
+    """A value of the tournament line (or of a match) the database cannot hold (PostgreSQL's
+    DataError: a text past its column, a NUL), met once the matches are being stored:
+    nothing stays, and the page names the line and says a second try would stop there too
+    (not the outage's 503)."""
+    lines = backup_of(app, client)
+
+    def refusing(*args: Any) -> list[int]:
+        raise sa.exc.DataError("INSERT", {}, Exception("value too long"))
+
+    monkeypatch.setattr(where, name, refusing)
+    status, page = restored(app, lines, json.loads(lines[1]))
+    assert status == 422, page
+    assert said in page
+    assert "no acepta lo que el archivo tiene ahí" in page
 
 
 # --- anotador check -----------------------------------------------------------------------
@@ -431,3 +464,29 @@ def test_the_pages_of_a_tournament_stored_before_the_checks_answer(app: Flask, c
     standings = json.loads(client.get(f"{base}/posiciones.json").data)
     assert [p["code"] for p in standings["problems"]] == ["seated_twice"]
     assert len(standings["standings"]) == 4
+
+
+def test_the_draw_of_a_tournament_stored_before_the_checks_is_refused_with_a_message(
+    app: Flask, client: FlaskClient
+):
+    """Its round closed, the next draw reads the rows through the file reader, which refuses
+    them: a message pointing to anotador check, nothing drawn (it answered 500)."""
+    tournament_id = club_night(app, client)
+    base = f"/torneos/{tournament_id}"
+    with app.app_context():
+        tables = db.session.scalars(
+            sa.select(RoundTable)
+            .join(RoundTable.round)
+            .where(Round.tournament_id == tournament_id, Round.number == 2)
+        ).all()
+    for table in tables:
+        if table.ew_pair_id is not None:
+            client.post(f"{base}/mesas/{table.id}", data={"mp_ns": "400", "mp_ew": "400"})
+    assert client.post(f"{base}/rondas/2/cerrar").status_code == 303
+    pair_against_itself(app, tournament_id)
+    rounds_before = counts(app)[2]
+    answer = client.post(f"{base}/rondas", headers=ENGLISH)
+    assert answer.status_code == 303
+    page = client.get(base, headers=ENGLISH).get_data(as_text=True)
+    assert "cannot be read, so no round can be drawn" in page
+    assert counts(app)[2] == rounds_before

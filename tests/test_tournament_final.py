@@ -13,6 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from printed import pdf_text
+from stored import MakeMatch
 from stored import snapshot
 from test_hands import fresh_form
 from test_hands import record
@@ -169,6 +171,16 @@ def reopen_round(client: FlaskClient, tournament_id: int, reason: str = "") -> A
     )
 
 
+def corrected(
+    app: Flask, client: FlaskClient, match_id: int, fields: dict[str, str]
+) -> tuple[int, list[int]]:
+    """Hand 1 of the match corrected with ``fields`` over FORM_HAND: (status, the totals)."""
+    data = {**FORM_HAND, **fields, "version": str(version_of(app, match_id))}
+    status = client.post(f"/partidas/{match_id}/manos/1", data=data).status_code
+    with app.app_context():
+        return status, db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+
+
 def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_new_mp(
     app: Flask, client: FlaskClient
 ):
@@ -188,13 +200,8 @@ def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_n
         {"round": 1, "reason": "Hand 1 was misread"},
         owner,
     )
-    edited = client.post(
-        f"/partidas/{match_id}/manos/1",
-        data={**FORM_HAND, "s1_table_points": "900", "version": str(version_of(app, match_id))},
-    )
-    assert edited.status_code == 302
-    with app.app_context():
-        new = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+    status, new = corrected(app, client, match_id, {"s1_table_points": "900"})
+    assert status == 302
     assert new != old
     assert changes(app)[-1] == (
         "table_corrected",
@@ -209,6 +216,52 @@ def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_n
     # Closed again, it is final again.
     assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
     assert undo(client, app, match_id).status_code == 422
+
+
+def test_a_correction_of_a_tables_hand_carries_the_directors_reason_to_the_change_log(
+    app: Flask, client: FlaskClient, make_match: MakeMatch
+):
+    """A finished tournament reopened, then its round: the hand form of a table's match asks
+    for a reason, kept with who, when, the old and new MP; a reason too long is refused and
+    nothing changes. A match of no tournament asks for none."""
+    tournament_id, match_id = closed_table(app, client, "2")
+    assert client.post(f"/torneos/{tournament_id}/terminar").status_code == 303
+    assert client.post(f"/torneos/{tournament_id}/reabrir").status_code == 303
+    assert reopen_round(client, tournament_id).status_code == 303
+    form = client.get(f"/partidas/{match_id}/manos/1", headers=ENGLISH).get_data(as_text=True)
+    assert 'name="reason"' in form
+    with app.app_context():
+        old = db.session.get(Match, match_id).totals  # type: ignore[union-attr]
+    hand = {"s1_table_points": "900"}
+    assert corrected(app, client, match_id, {**hand, "reason": "x" * 201})[0] == 422
+    assert changes(app)[-1][0] == "round_reopened"
+    status, new = corrected(app, client, match_id, {**hand, "reason": "Scored 900, not 90"})
+    assert status == 302
+    with app.app_context():
+        owner = db.session.scalars(sa.select(Tournament.owner_id)).one()
+        at = db.session.scalars(
+            sa.select(TournamentChange.at).order_by(TournamentChange.id.desc())
+        ).first()
+    assert at is not None
+    assert changes(app)[-1] == (
+        "table_corrected",
+        {
+            "round": 1,
+            "table": 1,
+            "hands": "hand_edited",
+            "old": old,
+            "new": new,
+            "reason": "Scored 900, not 90",
+        },
+        owner,
+    )
+    page = client.get(f"/torneos/{tournament_id}", headers=ENGLISH).get_data(as_text=True)
+    assert "Scored 900, not 90" in page
+    other = make_match()
+    assert record(client, other, FORM_HAND).status_code == 302
+    form = client.get(f"/partidas/{other}/manos/1", headers=ENGLISH).get_data(as_text=True)
+    assert 'name="note"' in form
+    assert 'name="reason"' not in form
 
 
 def test_a_finished_tournament_is_reopened_then_its_last_round(app: Flask, client: FlaskClient):
@@ -267,6 +320,21 @@ def test_a_result_written_by_hand_logs_the_old_value_the_reason_and_the_author(
     assert "The director wrote this table's result by hand: 11 – 9 counts" in planilla
     page = client.get(f"/torneos/{tournament_id}", headers=ENGLISH).get_data(as_text=True)
     assert "Scored on paper" in page
+    # The planilla's PDF says so too, in its own language, and follows the next change
+    # (the director writes over it without changing the match).
+    sheet = pdf_text(client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en").data)
+    assert "The director wrote this table's result by hand: 11 – 9 counts" in sheet
+    sheet = pdf_text(client.get(f"/partidas/{match_id}/planilla.pdf?idioma=it").data)
+    assert (
+        "Il direttore ha scritto a mano il risultato di questo tavolo: nel torneo conta 11 – 9"
+        in sheet
+    )
+    client.post(url, data={"mp_ns": "12", "mp_ew": "8"})
+    sheet = pdf_text(client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en").data)
+    assert "by hand: 12 – 8 counts" in sheet
+    client.post(url, data={"mp_ns": "", "mp_ew": ""})
+    sheet = pdf_text(client.get(f"/partidas/{match_id}/planilla.pdf?idioma=en").data)
+    assert "by hand" not in sheet
 
 
 def test_a_swap_is_logged_with_the_old_and_the_new_seats(app: Flask, client: FlaskClient):

@@ -1,7 +1,8 @@
 """A tournament's standings, board and a round's live view are kept rendered under the
 tournament's state (``tournaments/web/kept.py``): whatever changes what they show (a table
 that finishes, a director's correction, a player renamed) shows at once, never a kept page
-of before; and a kept live view's forms carry each browser's own CSRF token."""
+of before; the CSV and JSON exports are kept so too; and a kept live view's forms carry each
+browser's own CSRF token."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import datetime
 import html
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from stored import OWNER
@@ -140,3 +142,41 @@ def test_a_kept_live_view_gives_each_browser_its_own_csrf_token(app_factory):
         row = db.session.get(RoundTable, table)
         assert row is not None
         assert (row.mp_ns, row.mp_ew) == (900, 100)
+
+
+EXPORTS = ("posiciones.csv", "resultados.csv", "posiciones.json", "archivo.json")
+
+
+def test_the_exports_are_computed_once_a_state_and_follow_every_change(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+):
+    """A spectator asking the CSV and JSON exports again and again costs one computation of
+    the tournament per export and state, by id and by link alike; a table that finishes is
+    in the next answer."""
+    tournament_id, match_id = started_table(app, client, "1")
+    assert client.post(f"/torneos/{tournament_id}/enlace", data={"on": "1"}).status_code == 303
+    with app.app_context():
+        token = db.session.get(Tournament, tournament_id).spectator_token  # type: ignore[union-attr]
+    spectator = app.test_client()
+    computed: list[int] = []
+    real = service.tournament_document
+
+    def counting(tournament: Tournament, **options: bool) -> dict[str, object]:
+        computed.append(tournament.id)
+        return real(tournament, **options)
+
+    monkeypatch.setattr(service, "tournament_document", counting)
+    where = [(client, f"/torneos/{tournament_id}"), (spectator, f"/torneos/ver/{token}")]
+    first = {}
+    for _ in range(5):
+        for who, base in where:
+            for export in EXPORTS:
+                answer = who.get(f"{base}/{export}")
+                assert answer.status_code == 200, export
+                assert first.setdefault(export, answer.data) == answer.data
+    assert len(computed) == len(EXPORTS)
+    assert record(client, match_id, FORM_HAND).status_code == 302
+    for who, base in where:
+        for export in EXPORTS:
+            assert who.get(f"{base}/{export}").data != first[export], export
+    assert len(computed) == 2 * len(EXPORTS)

@@ -32,6 +32,7 @@ from stored import signed_in
 from test_tournament_web import ENGLISH
 from test_tournament_web import FORM_HAND
 from test_tournament_web import PAIRS
+from test_tournament_web import WORKED
 from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import table_ids
@@ -127,6 +128,38 @@ def drawn(client: FlaskClient, pairs: dict[str, tuple[str, str]] = SIX, **fields
 def matches_of_owner(app: Flask) -> int:
     with app.app_context():
         return db.session.scalar(sa.select(sa.func.count()).select_from(Match)) or 0
+
+
+def request_key_of(client: FlaskClient) -> str:
+    """The one-time key the new tournament's form carries (a new one each time it is shown)."""
+    page = client.get("/torneos").get_data(as_text=True)
+    found = re.search(r'name="request_key"[^>]*value="([0-9a-f]{32})"', page)
+    assert found is not None, "the form carries no request key"
+    return found.group(1)
+
+
+def tournaments_named(app: Flask, name: str) -> list[int]:
+    with app.app_context():
+        return list(db.session.scalars(sa.select(Tournament.id).where(Tournament.name == name)))
+
+
+def test_creating_a_tournament_from_a_double_tap_creates_one(hosts: list[Flask]):
+    """The same form (its one key) posted from 4 tabs at once, then once more: one
+    tournament, every answer the way to it (it made two before)."""
+    app = hosts[0]
+    clients = tabs(hosts)
+    for trial in range(TRIALS):
+        name = f"Noche {trial}"
+        form = {**WORKED, "name": name, "request_key": request_key_of(clients[0])}
+        answers = [*posted(clients, "/torneos", form), post(clients[1], "/torneos", form)()]
+        assert statuses(answers) == {303: TABS + 1}
+        (made,) = tournaments_named(app, name)
+        assert {answer.headers["Location"] for answer in answers} == {f"/torneos/{made}"}
+        assert changes(app, made, "created") == 1
+    # A form shown again has a new key: the same set-up is another tournament.
+    form = {**WORKED, "name": "Noche 0", "request_key": request_key_of(clients[0])}
+    assert post(clients[0], "/torneos", form)().status_code == 303
+    assert len(tournaments_named(app, "Noche 0")) == 2
 
 
 def test_starting_a_round_from_four_tabs_makes_one_match_per_table(hosts: list[Flask]):

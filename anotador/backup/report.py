@@ -21,6 +21,10 @@ MAX_PROBLEM_TEXT = 200
 #: The import's own problems (the engine's are in ``rules.MESSAGES``).
 MESSAGES = {
     "line_too_long": N_("Longer than {maximum} MB: not read."),
+    "database_refused": N_(
+        "The database does not take what this line holds (a text or a number it cannot "
+        "store): nothing from here on was restored."
+    ),
 }
 
 
@@ -50,11 +54,15 @@ class ImportReport:
     batches: int = 0  # transactions committed
     lines: int = 0  # lines read (documents, for a JSON list)
     stopped_at: int | None = None  # the first line not stored when the database failed
+    #: The line whose values the database refused (restoring it again would stop there too).
+    refused_at: int | None = None
     tournaments: int = 0  # created
     tournaments_skipped: int = 0  # already present
     #: A tournament line was invalid (or its matches not all restored): none was stored,
     #: and when it was found before the matches, no match either.
     tournaments_refused: bool = False
+    #: The input holds tournaments: it is stored in one transaction, whole or not at all.
+    whole: bool = False
 
     @property
     def match_id(self) -> int | None:
@@ -83,6 +91,11 @@ class ImportReport:
         self.invalid += 1
         if len(self.problems) < keep:
             self.problems.append((number, [clip(p) for p in problems[:MAX_PROBLEMS]]))
+
+    def rolled_back(self) -> None:
+        """Nothing the import stored stays (a backup with tournaments is stored whole)."""
+        self.created = self.skipped = self.batches = 0
+        self.created_ids, self.skipped_ids = [], []
 
     def add_ids(self, created: list[int], skipped: list[int]) -> None:
         self.created += len(created)

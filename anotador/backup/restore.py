@@ -12,7 +12,15 @@ deep), and the report keeps counts, a few ids and the first invalid lines, not o
 line. Matches are committed a batch (BATCH) at a time and each committed batch is logged, so
 an import that stops midway (the database fails, the worker is killed) leaves whole batches
 stored: importing the same file again finishes the job, since what is already stored is
-skipped.
+skipped. A backup with tournaments is stored whole or not at all, in one transaction: its
+tournament lines are checked before any match is stored, but what they say of their tables'
+matches (each restored, playing the round's hands) is known only once those are, and a
+tournament refused then must not leave its matches behind.
+
+A database error is the database's (it went away: the report says where the import stopped,
+and running it again finishes it) unless the database refused a value of the file
+(``DataError``: a text it cannot hold, a number out of its range), which would stop it at the
+same line every time: the report then names that line as refused.
 """
 
 from __future__ import annotations
@@ -65,6 +73,8 @@ class Unreadable:
 
 
 TOO_LONG = Unreadable([RestoreProblem("$", "line_too_long", {"maximum": MAX_LINE // MB})])
+#: What the database refused of a line (a batch of matches from it, or a tournament line).
+DATABASE_REFUSED: list[rules.Problem] = [RestoreProblem("$", "database_refused")]
 
 #: An entry of the input: its line number, and either a line still to parse (bytes), a JSON
 #: value already parsed (from a whole document) or an Unreadable.
@@ -206,7 +216,8 @@ def import_stream(
     # match twice in one backup is restored twice.
     before = services.queries.last_match_id()
     db.session.commit()  # no transaction stays open while the input is read
-    target = Target(owner_id, before, Counter(), frozenset(section.wanted), section.placed)
+    wanted = frozenset(section.wanted)
+    target = Target(owner_id, before, Counter(), wanted, section.placed, whole=report.whole)
     pending: list[Incoming] = []
     batch_start = 0  # the line of the first match in pending
     for place, (number, entry) in enumerate(non_blank(entries)):
@@ -230,8 +241,8 @@ def import_stream(
             if not store_batch(pending, target, report, batch_start):
                 return report
             pending, batch_start = [], 0
-    if store_batch(pending, target, report, batch_start) and section.lines:
-        store_tournaments(section, owner_id, report)
+    if store_batch(pending, target, report, batch_start) and target.whole:
+        store_tournaments(section, target, report)
     return report
 
 
@@ -250,6 +261,7 @@ def read_tournaments(
         if not tournaments.is_section_line(value):
             return itertools.chain([(number, value)], entries)
         assert isinstance(value, dict)
+        report.whole = True
         problems = section.read(number, value)
         if problems:
             report.tournaments_refused = True
@@ -257,22 +269,38 @@ def read_tournaments(
     return iter(())
 
 
-def store_tournaments(
-    section: tournaments.Section, owner_id: int | None, report: ImportReport
-) -> None:
-    """Store the tournaments once every match is (one transaction); a table whose match
-    line was not restored refuses them all."""
+def store_tournaments(section: tournaments.Section, target: Target, report: ImportReport) -> None:
+    """Store the tournaments once every match is (flushed, not committed: see
+    :attr:`Target.whole`), and commit them all; a table whose match line was not restored, or
+    a line the database refuses, refuses them all, and the matches are rolled back with them."""
     try:
-        created, skipped, problems = section.store(owner_id)
+        created, skipped, problems = section.store(target.owner_id)
+        if not problems:
+            db.session.commit()
+    except tournaments.LineRefused as refused:
+        db.session.rollback()
+        report.rolled_back()
+        log.warning("import: the database refused tournament line %d", refused.number)
+        report.refused_at = refused.number
+        report.add_invalid(refused.number, DATABASE_REFUSED, KEEP_INVALID)
+        return
     except sa.exc.SQLAlchemyError:
         db.session.rollback()
-        log.exception("import: the tournaments were not stored; %s", report.summary())
+        report.rolled_back()
+        log.exception("import: nothing stored; %s", report.summary())
         report.stopped_at = report.lines
         return
-    report.tournaments, report.tournaments_skipped = created, skipped
-    for number, found in problems:
+    if problems:
+        db.session.rollback()
+        report.rolled_back()
         report.tournaments_refused = True
-        report.add_invalid(number, found, KEEP_INVALID)
+        for number, found in problems:
+            report.add_invalid(number, found, KEEP_INVALID)
+        return
+    report.batches = 1
+    report.tournaments, report.tournaments_skipped = created, skipped
+    for start in range(0, len(target.created), BATCH):
+        signals.changed_many("imported", target.created[start : start + BATCH])
 
 
 @dataclass(frozen=True)
@@ -288,6 +316,11 @@ class Target:
     wanted: frozenset[int] = frozenset()
     #: ... and the ids of their stored matches, filled as they are stored.
     placed: dict[int, int] = field(default_factory=dict)
+    #: The input holds tournaments: its matches are flushed batch by batch and committed
+    #: with the tournaments, or rolled back with them (:func:`store_tournaments`) ...
+    whole: bool = False
+    #: ... and the ids of those created are told once they are committed.
+    created: list[int] = field(default_factory=list)
 
 
 def store_batch(pending: list[Incoming], target: Target, report: ImportReport, start: int) -> bool:
@@ -297,8 +330,15 @@ def store_batch(pending: list[Incoming], target: Target, report: ImportReport, s
         return True
     try:
         store(pending, target, report)
-    except sa.exc.SQLAlchemyError:
+    except sa.exc.SQLAlchemyError as error:
         db.session.rollback()
+        if target.whole:
+            report.rolled_back()
+        if isinstance(error, sa.exc.DataError):  # the file's: it would fail here every time
+            log.warning("import: the database refused a match from line %d: %s", start, error)
+            report.refused_at = start
+            report.add_invalid(start, DATABASE_REFUSED, KEEP_INVALID)
+            return False
         log.exception("import stopped at line %d; %s", start, report.summary())
         report.stopped_at = start
         return False
@@ -341,12 +381,16 @@ def store(pending: list[Incoming], target: Target, report: ImportReport) -> None
         figures = bulk.figures_of(item.game, score)
         rows.append(bulk.NewMatch(row, sides, item.document["hands"], figures))
     created = bulk.insert_matches(rows)
-    db.session.commit()
     for item, match_id in [*zip(new, created, strict=True), *zip(kept, skipped, strict=True)]:
         if item.place in target.wanted:
             target.placed[item.place] = match_id
-    signals.changed_many("imported", created)
-    report.batches += 1
+    if target.whole:
+        db.session.flush()
+        target.created.extend(created)
+    else:
+        db.session.commit()
+        signals.changed_many("imported", created)
+        report.batches += 1
     report.add_ids(created, skipped)
 
 

@@ -115,6 +115,13 @@ def import_command(file: IO[bytes], owner: str | None) -> None:
         click.echo(f"line {number}: {line}", err=True)
     if report.invalid > len(report.problems):
         click.echo(f"... and {report.invalid - len(report.problems)} more invalid lines", err=True)
+    if report.refused_at is not None:
+        click.echo(
+            f"stopped at line {report.refused_at} (the database refused what it holds): the "
+            "matches counted above are stored",
+            err=True,
+        )
+        sys.exit(INVALID_INPUT)
     if report.stopped_at is not None:
         click.echo(
             f"stopped at line {report.stopped_at} (database error): the matches counted above "

@@ -103,6 +103,16 @@ def table_mp(column: Any) -> Any:
     )
 
 
+def table_result_of(match_id: int) -> tuple[int, int] | None:
+    """The match points a tournament's director wrote by hand over match ``match_id`` (what
+    counts instead of its totals), if any."""
+    statement = sa.select(RoundTable.mp_ns, RoundTable.mp_ew).where(RoundTable.match_id == match_id)
+    row = db.session.execute(statement.limit(1)).first()
+    if row is None or row.mp_ns is None or row.mp_ew is None:
+        return None
+    return row.mp_ns, row.mp_ew
+
+
 #: The query of :func:`match_state`, built once (the page it serves is meant to be cheap).
 MATCH_STATE = (
     sa.select(

@@ -51,6 +51,7 @@ from anotador.services.one_match import match_state as match_state
 from anotador.services.one_match import match_version as match_version
 from anotador.services.one_match import sharing_of as sharing_of
 from anotador.services.one_match import state_of as state_of
+from anotador.services.one_match import table_result_of as table_result_of
 from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import ACCOUNT_PLAYERS
 from anotador.services.scope import EVERYTHING

@@ -4,7 +4,8 @@ request on standard input and writes the PDF to standard output.
 WeasyPrint's layout holds the interpreter for the best part of a second: in a server's
 worker it would stall every other request that worker's threads serve. In a child process it
 takes one core and nothing else (:mod:`anotador.sheets.shelf` starts it and caps how many run).
-The request is ``{"kind": "match", "document": <match file>, "paper", "lang"}`` or ``{"kind":
+The request is ``{"kind": "match", "document": <match file>, "paper", "lang"}`` (and
+``"table_result"``: the MP a tournament's director wrote by hand over it) or ``{"kind":
 "blank", "variant", "layout", "target", "paper", "lang"}`` or ``{"kind": "html", "html"}``
 (another area's printout, laid out by its own view: ``render.printout_html``). An argument,
 when given, is the niceness to draw at (a costly or odd sheet is drawn below the pages'
@@ -35,7 +36,9 @@ def draw(request: dict[str, Any]) -> bytes:
     game, problems = rules.read_match(request["document"])
     if game is None:
         raise ValueError("; ".join(problem.message for problem in problems[:3]))
-    return render_match_sheet(game, rules.score_match(game), paper=paper, lang=lang)
+    score = rules.score_match(game)
+    table_result = request.get("table_result")
+    return render_match_sheet(game, score, paper=paper, lang=lang, table_result=table_result)
 
 
 if __name__ == "__main__":

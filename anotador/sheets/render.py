@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,11 +114,19 @@ def css_string(text: str) -> str:
 
 
 def render_match_sheet(
-    game: rules.Match, score: rules.MatchScore, *, paper: str = "A4", lang: str = "es"
+    game: rules.Match,
+    score: rules.MatchScore,
+    *,
+    paper: str = "A4",
+    lang: str = "es",
+    table_result: Sequence[int] | None = None,
 ) -> bytes:
-    """The PDF score sheet of a scored match: one row per hand, the result and a chart."""
+    """The PDF score sheet of a scored match: one row per hand, the result and a chart;
+    ``table_result``: the MP a tournament's director wrote by hand over it, said above the
+    totals (they count instead, as the planilla on screen says)."""
     with _rendering(lang) as app:
         context = match_context(game, score)
+        context["table_result"] = table_result
         context.update(_page_setup(paper, len(game.sides)))
         return _pdf(app, "sheets/match.html", context)
 

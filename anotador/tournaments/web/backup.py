@@ -139,6 +139,14 @@ def utc(moment: datetime.datetime) -> datetime.datetime:
     return moment.astimezone(datetime.UTC).replace(microsecond=0)
 
 
+class LineRefused(Exception):
+    """The database refused a value of the tournament line ``number`` (``DataError``)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
 class Section:
     """The tournament lines of a backup being restored: read and checked first, stored last."""
 
@@ -168,9 +176,10 @@ class Section:
         return problems
 
     def store(self, owner_id: int | None) -> tuple[int, int, list[tuple[int, list[Problem]]]]:
-        """Store every tournament the account does not have yet, in one transaction:
-        (created, already present, problems). A table whose match line was not restored is a
-        problem, and then nothing is stored."""
+        """Add every tournament the account does not have yet to the restore's transaction
+        (its caller commits it, or rolls it back on a problem): (created, already present,
+        problems). A table whose match line was not restored is a problem, and then nothing
+        is added; a line the database refuses a value of raises :class:`LineRefused`."""
         missing = [
             (number, [problem])
             for number, line in self.lines
@@ -180,14 +189,16 @@ class Section:
             return 0, 0, missing
         created = skipped = 0
         finished: list[int] = []
-        for _, line in self.lines:
+        for number, line in self.lines:
             if already_present(owner_id, line):
                 skipped += 1
                 continue
-            finished += store_line(line, owner_id, self.placed)
+            try:
+                finished += store_line(line, owner_id, self.placed)
+            except sa.exc.DataError as error:
+                raise LineRefused(number) from error
             created += 1
         ratings.matches_added(finished)
-        db.session.commit()
         return created, skipped, []
 
     def table_problems(self, line: dict[str, Any]) -> Iterator[Problem]:

@@ -11,7 +11,6 @@ from anotador.tournaments import FORMAT
 from anotador.tournaments import Problem
 from anotador.tournaments import check_tournament
 from anotador.tournaments import next_round
-from anotador.tournaments import read_tournament
 from anotador.tournaments import standings_document as computed_standings
 
 
@@ -23,12 +22,16 @@ class Seats:
     byes: list[str]
 
 
-def next_seats(document: dict[str, Any]) -> Seats:
+def next_seats(document: dict[str, Any]) -> Seats | None:
     """The next round's seats of the tournament ``document`` by its system; none with fewer
-    than two pairs (the draw refuses to seat them)."""
+    than two pairs (the draw refuses to seat them); None when the file reader refuses the
+    document (rows stored before every door checked them: ``anotador check`` lists them)."""
     if len(document["pairs"]) < 2:
         return Seats([], [])
-    draw = next_round(read_tournament(document))
+    tournament, _ = check_tournament(document)
+    if tournament is None:
+        return None
+    draw = next_round(tournament)
     return Seats([(seat.table, seat.ns, seat.ew) for seat in draw.tables], list(draw.byes))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from wtforms import HiddenField
 from wtforms import SelectField
 from wtforms import StringField
 from wtforms import TextAreaField
@@ -85,6 +86,8 @@ class TournamentForm(Form):
     )
     bye_vp = StringField(_l("VP of a bye (empty: the scale's)"), render_kw={"inputmode": "numeric"})
     rounds = StringField(_l("Rounds"), default="4", render_kw={"inputmode": "numeric"})
+    #: One-time, given when the form is shown: the same form posted twice makes one tournament.
+    request_key = HiddenField()
 
     def club_scale(self) -> dict[str, Any]:
         """The club's bands as the tournament file writes them; a word that is not a whole
@@ -140,6 +143,7 @@ class TournamentForm(Form):
             system=system or "danese",
             rounds=rounds,
             bye_vp=bye_vp,
+            request_key=inputs.digest(self.request_key.data),
         ), errors
 
 

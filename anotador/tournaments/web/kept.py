@@ -1,4 +1,5 @@
-"""A tournament's state in one statement, and the rendered parts of its pages kept under it.
+"""A tournament's state in one statement, and the rendered parts of its pages (and its
+exports' bodies) kept under it.
 
 Reading a whole tournament (pairs, rounds, tables and their matches) and working out its
 standings costs tens of milliseconds for 40 tables after 6 rounds; reading its state does

@@ -66,6 +66,10 @@ class Tournament(Model):
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )
+    # The one-time key of the form that created it (as a hand's): the same form posted twice
+    # at once (a double tap, two tabs) meets the unique constraint and is answered with this
+    # tournament instead of a second one. None: made without one (restored, a script).
+    request_key: Mapped[str | None] = mapped_column(sa.String(36))
 
     # Every page reads the whole tournament (its file): pairs, rounds, tables and their
     # matches' rows load in a statement each, never one per table.
@@ -88,6 +92,7 @@ class Tournament(Model):
         sa.CheckConstraint(
             "status IN ('registering', 'playing', 'finished')", name="tournament_status"
         ),
+        sa.UniqueConstraint("owner_id", "request_key"),
     )
 
 

@@ -296,33 +296,50 @@ def register(bp: Blueprint, owned: Owned) -> None:
         response.headers["Cache-Control"] = "private, no-cache"
         return response
 
-    def download(body: str, mimetype: str, name: str) -> Response:
-        disposition = f'attachment; filename="{name}"'
+    def download(
+        tournament_id: int | None,
+        token: str | None,
+        name: str,
+        make: Callable[[Tournament], str],
+    ) -> Response:
+        """An export ``make`` writes from the whole tournament, kept under its state as the
+        pages are (:func:`kept.part`): a spectator asking it again and again costs one
+        computation a state, and every change is in the next answer."""
+        state = viewed_state(tournament_id, token)
+        view = ("export", name, i18n.locale_name())
+        body = kept.part(state, view, lambda: make(whole(state)))
+        mimetype = "text/csv" if name.endswith(".csv") else "application/json"
+        disposition = f'attachment; filename="torneo-{state.id}{name}"'
         return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
 
     def standings_csv(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = viewed(tournament_id, token)
-        columns = ("rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played")
-        body = as_csv((*columns, "byes"), standings_rows(computed_of(tournament), tournament))
-        return download(body, "text/csv", f"torneo-{tournament.id}-posiciones.csv")
+        def make(tournament: Tournament) -> str:
+            columns = ("rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played")
+            rows = standings_rows(computed_of(tournament), tournament)
+            return as_csv((*columns, "byes"), rows)
+
+        return download(tournament_id, token, "-posiciones.csv", make)
 
     def results_csv(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = viewed(tournament_id, token)
-        rows = result_rows(computed_of(tournament), tournament)
-        columns = ("round", "table", "ns", "ns_name", "ew", "ew_name")
-        body = as_csv((*columns, "mp_ns", "mp_ew", "vp_ns", "vp_ew"), rows)
-        return download(body, "text/csv", f"torneo-{tournament.id}-resultados.csv")
+        def make(tournament: Tournament) -> str:
+            rows = result_rows(computed_of(tournament), tournament)
+            columns = ("round", "table", "ns", "ns_name", "ew", "ew_name")
+            return as_csv((*columns, "mp_ns", "mp_ew", "vp_ns", "vp_ew"), rows)
+
+        return download(tournament_id, token, "-resultados.csv", make)
 
     def standings_json(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = viewed(tournament_id, token)
-        body = json.dumps(computed_of(tournament), ensure_ascii=False, indent=2) + "\n"
-        return download(body, "application/json", f"torneo-{tournament.id}-posiciones.json")
+        def make(tournament: Tournament) -> str:
+            return json.dumps(computed_of(tournament), ensure_ascii=False, indent=2) + "\n"
+
+        return download(tournament_id, token, "-posiciones.json", make)
 
     def tournament_file(tournament_id: int | None = None, token: str | None = None) -> Response:
-        tournament = viewed(tournament_id, token)
-        document = service.tournament_document(tournament, full=True)
-        body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-        return download(body, "application/json", f"torneo-{tournament.id}.json")
+        def make(tournament: Tournament) -> str:
+            document = service.tournament_document(tournament, full=True)
+            return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+        return download(tournament_id, token, ".json", make)
 
     route("/posiciones", "standings", standings)
     route("/tablero", "board", board)

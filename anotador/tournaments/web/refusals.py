@@ -40,6 +40,10 @@ REFUSALS = {
     "round_not_closed": _l("This round is not closed."),
     "not_last_round": _l("Only the last round can be reopened."),
     "not_finished": _l("The tournament has not finished."),
+    "unreadable": _l(
+        "This tournament's stored rows cannot be read, so no round can be drawn: the "
+        "server's administrator lists what is wrong with “anotador check”."
+    ),
 }
 
 

@@ -50,7 +50,10 @@ def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False)
         # No proposal: every pair waits for the director to seat it (see :func:`swap`).
         seats = draws.Seats([], [p.key for p in tournament.pairs if active(p, number)])
     else:
-        seats = draws.next_seats(tournament_document(tournament))
+        found = draws.next_seats(tournament_document(tournament))
+        if found is None:
+            raise Refused("unreadable")
+        seats = found
     drawn = len(seats.tables) * 2 + len(seats.byes)
     if drawn < 2 or (tournament.system != "manual" and not seats.tables):
         raise Refused("too_few_pairs")

@@ -69,6 +69,8 @@ class SetUp:
     system: str
     rounds: int
     bye_vp: int | None = None
+    #: The form's one-time key (None: a request without one is not kept from twice).
+    request_key: str | None = None
 
 
 def table_rules(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Any]]:
@@ -91,10 +93,33 @@ def table_rules(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any] |
 
 def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
     """A new tournament of account ``owner_id``; the engine's problems with its options
-    instead, and nothing stored."""
+    instead, and nothing stored. A form posted again with the same key (a double tap, another
+    tab, at the same moment or later) gives the tournament it made: the database's unique
+    key decides which request made it (a second insert waits for the first and fails)."""
     options, problems = table_rules(setup.variant, setup.options)
     if options is None:
         return problems
+    try:
+        return new_tournament(owner_id, setup, options)
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        made = made_by(owner_id, setup.request_key)
+        if made is None:
+            raise
+        return made
+
+
+def made_by(owner_id: int, request_key: str | None) -> Tournament | None:
+    """The tournament of ``owner_id`` that the form of ``request_key`` created."""
+    if request_key is None:
+        return None
+    statement = sa.select(Tournament).where(
+        Tournament.owner_id == owner_id, Tournament.request_key == request_key
+    )
+    return db.session.scalars(statement).first()
+
+
+def new_tournament(owner_id: int, setup: SetUp, options: dict[str, Any]) -> Tournament:
     tournament = Tournament(
         owner_id=owner_id,
         name=setup.name,
@@ -109,6 +134,7 @@ def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
         bye_vp=setup.bye_vp,
         status="registering",
         version=0,
+        request_key=setup.request_key,
     )
     db.session.add(tournament)
     db.session.flush()

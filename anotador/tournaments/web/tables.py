@@ -10,7 +10,8 @@ the claim.
   match is always a result ``anotador.tournaments`` reads: a change that takes them past it,
   or further past it, is refused.
 - Every change to a table of a reopened round is a correction: it is kept in the
-  tournament's change log with who made it and the table's MP before and after.
+  tournament's change log with who made it, the table's MP before and after, and the reason
+  the hand form gave (:func:`give_reason`).
 
 On PostgreSQL the tournament's row is locked first (after the match's own claim): the
 director's changes take it too, so a round closed at the same instant comes wholly before
@@ -27,6 +28,7 @@ from typing import ClassVar
 
 import sqlalchemy as sa
 from flask import Flask
+from flask import g
 from flask import has_request_context
 
 from anotador.rules.problems import N_
@@ -37,6 +39,7 @@ from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.web.rounds import reasoned
 from anotador.tournaments.web.service import MAX_MP
 from anotador.tournaments.web.service import record
 from anotador.web import access
@@ -108,6 +111,17 @@ STATE = (
 )
 
 
+def is_table(match_id: int) -> bool:
+    """Whether match ``match_id`` is a tournament table's (its hand form asks for a reason)."""
+    return db.session.scalar(sa.select(holder(match_id))) is not None
+
+
+def give_reason(reason: str) -> None:
+    """The director's reason for the change this request makes to a table's match (the hand
+    form's optional field): the change log keeps it with the correction."""
+    g.table_correction_reason = reason
+
+
 def check(_app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) -> list[Problem]:
     """The problems that refuse ``change`` to ``match`` (its row's new columns set), or none;
     a correction of a reopened round's table is logged in the same transaction."""
@@ -124,15 +138,17 @@ def check(_app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) 
     if table.round_status == "playing" and table.reopened:
         tournament = db.session.get(Tournament, tournament_id)
         assert tournament is not None
+        requested = has_request_context()
         record(
             tournament,
-            access.user_id() if has_request_context() else None,
+            access.user_id() if requested else None,
             "table_corrected",
             round=table.round,
             table=table.table,
             hands=change,
             old=list(before["totals"]),
             new=list(match.totals),
+            **reasoned(g.get("table_correction_reason", "") if requested else ""),
         )
     return []
 

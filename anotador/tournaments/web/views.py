@@ -8,6 +8,7 @@ change the tournament's state does not allow says why (409) and changes nothing.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -78,6 +79,8 @@ def index() -> Any:
     form = TournamentForm()
     errors: dict[str, str] = {}
     problems: list[str] = []
+    if request.method == "GET":  # a form refused keeps its key: nothing was made with it
+        form.request_key.data = uuid.uuid4().hex
     if request.method == "POST":
         if csrf_refused(form):
             problems.append(str(FORM_EXPIRED))

@@ -32,6 +32,7 @@ from anotador.rules.text import MAX_TEXT
 from anotador.rules.variant import MAX_COUNT
 from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import InputField
+from anotador.tournaments.web.forms import MAX_REASON
 from anotador.web import inputs
 from anotador.web.forms.match import Form
 from anotador.words import labels
@@ -102,6 +103,10 @@ class HandForm(Form):
     version = HiddenField()
     note = StringField(
         _l("Note about this hand"), [validators.Length(max=MAX_TEXT, message=_l("Too long."))]
+    )
+    #: A tournament table's correction: the director's reason, kept in the change log.
+    reason = StringField(
+        _l("Reason for the correction (optional)"), render_kw={"maxlength": MAX_REASON}
     )
 
     game_rules: rules.Rules

@@ -23,6 +23,8 @@ from werkzeug.wrappers import Response
 from anotador import rules
 from anotador import services
 from anotador.storage.models import Match
+from anotador.tournaments.web import tables
+from anotador.tournaments.web.forms import MAX_REASON
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json
@@ -124,6 +126,11 @@ def submit(form: HandForm, scored: services.matches.Scored, number: int | None) 
             return render(form, scored, number, status=422)
         outcome = services.hands.record_hand(match, hand, version, key)
     else:
+        try:
+            tables.give_reason(inputs.text(form.reason.data, MAX_REASON))
+        except inputs.BadInput as refused:
+            form.hand_errors.append(refused.message)
+            return render(form, scored, number, status=422)
         outcome = services.hands.edit_hand(match, number, hand, version)
     if outcome.duplicate:
         flash(_("This hand was already saved."), "success")
@@ -367,5 +374,7 @@ def render(
         closer_empty_hand=closer_empty_hand(game.rules),
         back=match_page(scored.match.id),
         live=watched(scored.match.id, form.version.data or "", len(score.hands), number),
+        # A correction of a tournament table's hand: the change log keeps its reason.
+        reason_asked=number is not None and tables.is_table(scored.match.id),
     )
     return page, status

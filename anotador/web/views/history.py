@@ -172,7 +172,15 @@ def restore() -> tuple[str, int]:
         for number, problems in report.problems
     ]
     error, status = None, 200
-    if report.stopped_at is not None:
+    if report.refused_at is not None:
+        error = _(
+            "The restore stopped at line %(num)d: the database does not take what the file "
+            "holds there, so restoring it again would stop there too. What is counted below "
+            "was saved.",
+            num=report.refused_at,
+        )
+        status = 422
+    elif report.stopped_at is not None:
         error = _(
             "The restore stopped at line %(num)d: the database failed. What is counted below "
             "was saved; restore the same file again to finish (matches already here are "

@@ -12,6 +12,7 @@ being prepared and asks again by itself), and in the background when a hand ends
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Callable
 from collections.abc import Mapping
@@ -206,8 +207,10 @@ def sheet_offers(match_id: int | None) -> list[tuple[str, str]]:
 
 def match_sheet_key(state: services.queries.MatchState, paper: str, lang: str) -> str | None:
     """The key (and ETag) of a match's sheet: the match's cache key with the names shown,
-    the paper, the language and the sheet's own files (``pdf.sheet_key``)."""
-    key = match_key(state, state.names)
+    the result a tournament's director wrote by hand over it (the sheet says it, and it
+    changes without the match), the paper, the language and the sheet's own files
+    (``pdf.sheet_key``)."""
+    key = match_key(state, state.names, state.table_result)
     return None if key is None else pdf.sheet_key(key, "match", paper, lang)
 
 
@@ -329,9 +332,13 @@ def match_order(match: Match, paper: str, lang: str) -> tuple[dict[str, Any], st
     # page that says what is wrong (409).
     scored = services.matches.score(match)
     document = rules.match_to_document(scored.game)
-    wanted = {"kind": "match", "document": document, "paper": paper, "lang": lang}
+    table_result = services.queries.table_result_of(match.id)
+    wanted: dict[str, Any] = {"kind": "match", "document": document, "paper": paper, "lang": lang}
+    if table_result is not None:
+        wanted["table_result"] = list(table_result)
     # Keyed on what is drawn (the match may have changed since its state was read).
-    return wanted, match_sheet_key(services.queries.state_of(match), paper, lang)
+    state = dataclasses.replace(services.queries.state_of(match), table_result=table_result)
+    return wanted, match_sheet_key(state, paper, lang)
 
 
 @bp.get("/planillas/en-blanco")
