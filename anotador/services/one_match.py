@@ -14,6 +14,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import open_result
 from anotador.web.extensions import db
 
 
@@ -54,7 +55,9 @@ class MatchState:
 
 @dataclasses.dataclass(frozen=True)
 class Sharing:
-    """A match's owner, group, links and whether it is still being played."""
+    """A match's owner, group, links and whether it is still being played (or, a
+    tournament table's that has ended, its result is still its pairs' to fix: not confirmed
+    yet, :mod:`anotador.tournaments.web.confirmations`)."""
 
     owner_id: int | None
     group_id: int | None
@@ -64,13 +67,11 @@ class Sharing:
 
 
 def sharing_of(match: Match) -> Sharing:
-    return Sharing(
-        match.owner_id,
-        match.group_id,
-        match.table_token,
-        match.spectator_token,
-        match.status == "ongoing",
+    ongoing = match.status == "ongoing" or (
+        match.table_token is not None
+        and bool(db.session.execute(sa.select(open_result(match.id))).scalar())
     )
+    return Sharing(match.owner_id, match.group_id, match.table_token, match.spectator_token, ongoing)
 
 
 def state_of(match: Match) -> MatchState:
@@ -124,6 +125,7 @@ MATCH_STATE = (
         Match.rematch_id,
         table_mp(RoundTable.mp_ns),
         table_mp(RoundTable.mp_ew),
+        open_result(Match.id),
     )
     .join(Side, Side.match_id == Match.id)
     .outerjoin(Seat, Seat.side_id == Side.id)
@@ -146,7 +148,7 @@ def match_state(match_id: int) -> MatchState | None:
             side[1].append(row[14])
     first = rows[0]
     names = tuple((name, tuple(players)) for name, players in sides.values())
-    sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing")
+    sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing" or bool(first[18]))
     return MatchState(
         first[0],
         first[1],
@@ -186,6 +188,7 @@ MATCH_VERSION = sa.select(
     Match.table_token,
     Match.spectator_token,
     Match.rematch_id,
+    open_result(Match.id).label("open_result"),
 ).where(Match.id == sa.bindparam("match_id"))
 
 
@@ -195,7 +198,7 @@ def match_version(match_id: int) -> MatchVersion | None:
     row = db.session.connection().execute(MATCH_VERSION, {"match_id": match_id}).first()
     if row is None:
         return None
-    ongoing = row.status == "ongoing"
+    ongoing = row.status == "ongoing" or bool(row.open_result)
     sharing = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
     finished = row.status == "finished"
     return MatchVersion(row.version, row.hand_count, finished, sharing, row.rematch_id)

@@ -40,6 +40,10 @@ REFUSALS = {
     "round_not_closed": _l("This round is not closed."),
     "not_last_round": _l("Only the last round can be reopened."),
     "not_finished": _l("The tournament has not finished."),
+    "table_not_ended": _l("This table's match has not ended yet: there is no result to confirm."),
+    "result_changed": _l(
+        "The table's result changed meanwhile (a hand was corrected?): check it and confirm again."
+    ),
 }
 
 

@@ -21,6 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
@@ -344,3 +345,4 @@ def result(tournament_id: int, table_id: int) -> Any:
 pages.register(bp, owned)
 reports.register(bp, owned)
 corrections.register(bp, owned, round_of, change)
+confirmations.register(bp, owned)
