@@ -1,0 +1,61 @@
+"""A round of N hands plays its N hands (issue 38, item 2): with no target set by the
+director, a table that passes the variant's target after two hands of three goes on; with a
+target set, the target still ends it first. The rule is the engine's (the match file's
+``play_every_hand``), so an offline phone's engine plays it the same."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask
+from flask.testing import FlaskClient
+from test_tournament_web import PAIRS
+from test_tournament_web import add_pairs
+from test_tournament_web import create
+from test_tournament_web import table_ids
+
+from anotador import rules
+from anotador import services
+from anotador.services.documents import match_document
+from anotador.storage.models import Match
+from anotador.tournaments.web.models import RoundTable
+from anotador.web.extensions import db
+
+#: A uruguaya hand of NS worth more than half the target of 5,000.
+BIG = {"end": "closed", "closer": 0, "sides": [{"clean": 5, "table_points": 1000}, {}]}
+
+
+def table_after(app: Flask, client: FlaskClient, hands: int, **fields: str) -> Match:
+    """Round 1's table of a uruguaya tournament of 3 hands a round, after ``hands`` BIG hands."""
+    tournament_id = create(client, variant="uruguaya", hands_per_round="3", scale="wdl", **fields)
+    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
+    client.post(f"/torneos/{tournament_id}/rondas")
+    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
+    with app.app_context():
+        table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
+        assert table is not None and table.match is not None
+        match = table.match
+        for _ in range(hands):
+            outcome = services.hands.record_hand(match, BIG, match.version, None)
+            assert outcome.ok, outcome.problems
+            match = db.session.get(Match, match.id)
+            assert match is not None
+        db.session.expunge(match)
+        return match
+
+
+def test_a_round_of_three_hands_with_no_target_plays_its_three(app: Flask, client: FlaskClient):
+    match = table_after(app, client, 2)
+    assert match.totals[0] > 5000
+    assert match.status == "ongoing"
+    with app.app_context():
+        document = match_document(db.session.get(Match, match.id))  # type: ignore[arg-type]
+    assert document["hand_limit"] == 3 and document["play_every_hand"] is True
+    game, _ = rules.read_match(json.loads(json.dumps(document)))
+    assert game is not None and not rules.score_match(game).finished
+    assert table_after(app, client, 3).status == "finished"
+
+
+def test_a_round_with_a_target_still_ends_at_it(app: Flask, client: FlaskClient):
+    match = table_after(app, client, 2, target="5000")
+    assert match.status == "finished"
