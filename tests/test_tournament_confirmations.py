@@ -87,7 +87,8 @@ def test_an_ended_table_awaits_ews_confirmation_and_its_phone_can_still_fix_the_
     confirmed = confirm(phone, app, match_id)
     assert "Result confirmed: it is final." in confirmed
     assert "Result confirmed by EW: it is final." in confirmed
-    assert 'id="undo-form"' not in confirmed and BUTTON not in confirmed
+    assert 'id="undo-form"' not in confirmed
+    assert BUTTON not in confirmed
     assert confirmed_by(app, match_id) == "ew"
     assert client.get(f"/torneos/{tournament_id}/posiciones.json").data == standings
     assert "confirmed" in page(client, f"/torneos/{tournament_id}/rondas/1")
@@ -99,13 +100,13 @@ def test_an_ended_table_awaits_ews_confirmation_and_its_phone_can_still_fix_the_
     assert FINAL in html.unescape(refused.get_data(as_text=True))
     assert snapshot(app) == before
     logged = [c for c in changes(app) if c[0] == "table_confirmed"]
-    assert logged == [("table_confirmed", {"round": 1, "table": 1, "by": "ew", "mp": logged[0][1]["mp"]}, None)]
+    assert logged == [
+        ("table_confirmed", {"round": 1, "table": 1, "by": "ew", "mp": logged[0][1]["mp"]}, None)
+    ]
     assert "Table result confirmed" in page(client, f"/torneos/{tournament_id}")
 
 
-def test_a_confirmation_of_a_result_corrected_meanwhile_is_refused(
-    app: Flask, client: FlaskClient
-):
+def test_a_confirmation_of_a_result_corrected_meanwhile_is_refused(app: Flask, client: FlaskClient):
     _tournament_id, match_id, phone = ended_table(app, client)
     seen = version_of(app, match_id)
     # The other phone (here the director's planilla) corrects the last hand.
@@ -140,10 +141,13 @@ def test_the_director_confirms_a_table_instead_and_it_is_logged(app: Flask, clie
     # Asked again (a double tap), nothing more is logged.
     assert client.post(f"/torneos/{tournament_id}/mesas/{table_id}/confirmar").status_code == 303
     logged = [c for c in changes(app) if c[0] == "table_confirmed"]
-    assert len(logged) == 1 and logged[0][1]["by"] == "director" and logged[0][2] == 1
+    assert len(logged) == 1
+    assert logged[0][1]["by"] == "director"
+    assert logged[0][2] == 1
     assert "Result confirmed by the director: it is final." in page(phone, f"/partidas/{match_id}")
     shown = page(client, f"/torneos/{tournament_id}")
-    assert "Table result confirmed" in shown and "by the director" in shown
+    assert "Table result confirmed" in shown
+    assert "by the director" in shown
 
 
 def test_closing_a_round_confirms_its_tables_still_waiting(app: Flask, client: FlaskClient):

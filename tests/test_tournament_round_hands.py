@@ -33,7 +33,8 @@ def table_after(app: Flask, client: FlaskClient, hands: int, **fields: str) -> M
     client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
     with app.app_context():
         table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
-        assert table is not None and table.match is not None
+        assert table is not None
+        assert table.match is not None
         match = table.match
         for _ in range(hands):
             outcome = services.hands.record_hand(match, BIG, match.version, None)
@@ -50,9 +51,11 @@ def test_a_round_of_three_hands_with_no_target_plays_its_three(app: Flask, clien
     assert match.status == "ongoing"
     with app.app_context():
         document = match_document(db.session.get(Match, match.id))  # type: ignore[arg-type]
-    assert document["hand_limit"] == 3 and document["play_every_hand"] is True
+    assert document["hand_limit"] == 3
+    assert document["play_every_hand"] is True
     game, _ = rules.read_match(json.loads(json.dumps(document)))
-    assert game is not None and not rules.score_match(game).finished
+    assert game is not None
+    assert not rules.score_match(game).finished
     assert table_after(app, client, 3).status == "finished"
 
 

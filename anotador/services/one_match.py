@@ -71,7 +71,9 @@ def sharing_of(match: Match) -> Sharing:
         match.table_token is not None
         and bool(db.session.execute(sa.select(open_result(match.id))).scalar())
     )
-    return Sharing(match.owner_id, match.group_id, match.table_token, match.spectator_token, ongoing)
+    return Sharing(
+        match.owner_id, match.group_id, match.table_token, match.spectator_token, ongoing
+    )
 
 
 def state_of(match: Match) -> MatchState:
@@ -148,7 +150,9 @@ def match_state(match_id: int) -> MatchState | None:
             side[1].append(row[14])
     first = rows[0]
     names = tuple((name, tuple(players)) for name, players in sides.values())
-    sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing" or bool(first[18]))
+    sharing = Sharing(
+        first[5], first[6], first[7], first[8], first[9] == "ongoing" or bool(first[18])
+    )
     return MatchState(
         first[0],
         first[1],

@@ -132,7 +132,9 @@ def every_hand(hands: list[Any], limit: int | None, **options: Any) -> dict[str,
         ([NS, EW, EW], True, 1, 2),
     ],
 )
-def test_a_round_that_plays_every_hand_is_not_ended_by_the_target(hands, finished, winner, ended_at):
+def test_a_round_that_plays_every_hand_is_not_ended_by_the_target(
+    hands, finished, winner, ended_at
+):
     game, problems = rules.read_match(every_hand(hands, 3, target=100))
     assert game is not None, problems
     score = rules.score_match(game)

@@ -21,6 +21,7 @@ import dataclasses
 import datetime
 from collections.abc import Callable
 from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 from flask import Blueprint
@@ -37,14 +38,14 @@ from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.web.refusals import attempt
+from anotador.tournaments.web.refusals import checked
 from anotador.tournaments.web.service import Refused
 from anotador.tournaments.web.service import lock
 from anotador.tournaments.web.service import not_finished
 from anotador.tournaments.web.service import record
 from anotador.tournaments.web.service import table_result
 from anotador.tournaments.web.service import table_state
-from anotador.tournaments.web.refusals import attempt
-from anotador.tournaments.web.refusals import checked
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.extensions import db
@@ -135,7 +136,10 @@ def confirm(table: RoundTable, account_id: int | None, by: str, seen: int | None
     # The match's row first, as a hand saved at the same instant takes it (then the
     # tournament's, :mod:`.tables`): on PostgreSQL the two never wait for each other in a circle.
     version = match.version if seen is None else seen
-    if db.session.execute(BUMP, {"match_id": match.id, "seen": version}).rowcount != 1:
+    bumped = cast(
+        sa.CursorResult[Any], db.session.execute(BUMP, {"match_id": match.id, "seen": version})
+    )
+    if bumped.rowcount != 1:
         raise Refused("result_changed")
     tournament = table.round.tournament
     lock(tournament)  # every row read again, as they are now
@@ -217,9 +221,7 @@ def register(bp: Blueprint, owned: Callable[[int], Tournament]) -> None:
             redirect(where + f"#mesa-{table.id}", 303)
         )
 
-    bp.add_url_rule(
-        "/confirmar/<id:match_id>", "confirm_by_pair", by_pair, methods=["POST"]
-    )
+    bp.add_url_rule("/confirmar/<id:match_id>", "confirm_by_pair", by_pair, methods=["POST"])
     bp.add_url_rule(
         "/<id:tournament_id>/mesas/<id:table_id>/confirmar",
         "confirm_by_director",
