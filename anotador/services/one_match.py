@@ -51,6 +51,8 @@ class MatchState:
     #: A tournament table's match points its director wrote by hand over this match: what
     #: counts in the tournament instead of its totals (read by :func:`match_state`).
     table_result: tuple[int, int] | None = None
+    #: The tournament table (``RoundTable.id``) whose match it is, if any.
+    table_id: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +98,8 @@ def state_of(match: Match) -> MatchState:
 
 
 def table_mp(column: Any) -> Any:
-    """One of the match points written by hand at the tournament table the match is, if any."""
+    """A column of the tournament table the match is, if any (its id, or one of the match
+    points written by hand there)."""
     return (
         sa.select(column)
         .where(RoundTable.match_id == Match.id)
@@ -128,6 +131,7 @@ MATCH_STATE = (
         table_mp(RoundTable.mp_ns),
         table_mp(RoundTable.mp_ew),
         open_result(Match.id),
+        table_mp(RoundTable.id),
     )
     .join(Side, Side.match_id == Match.id)
     .outerjoin(Seat, Seat.side_id == Side.id)
@@ -165,6 +169,7 @@ def match_state(match_id: int) -> MatchState | None:
         first[11],
         first[15],
         (first[16], first[17]) if first[16] is not None and first[17] is not None else None,
+        first[19],
     )
 
 

@@ -90,9 +90,10 @@ class TableResult:
     confirmed_at: datetime.datetime | None
 
 
-def table_result_of(match_id: int) -> TableResult | None:
-    """:class:`TableResult` of the table whose match is ``match_id``; None: not a table."""
-    table = table_of(match_id)
+def table_result_of(table_id: int) -> TableResult | None:
+    """:class:`TableResult` of table ``table_id`` (a match page's ``MatchState.table_id``);
+    None for a bye."""
+    table = db.session.get(RoundTable, table_id)
     if table is None or table.ew_pair is None or table.number is None:
         return None
     match = table.match

@@ -32,6 +32,7 @@ from anotador.rules.variant import LAYOUTS
 from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.tournaments.web.confirmations import table_of
 from anotador.tournaments.web.confirmations import table_result_of
 from anotador.web import access
 from anotador.web import inputs
@@ -180,7 +181,7 @@ def show(match_id: int) -> str:
     # Beside the planilla, never in it: the director may write it without a change of the match.
     table_result = state.table_result
     # A tournament table's: which table, its result once ended and who is to confirm it.
-    table = table_result_of(match_id)
+    table = table_result_of(state.table_id) if state.table_id is not None else None
     level = granted.level
     # The content depends only on this state of the match, the language, the names, where
     # the app is mounted and whether this request may score: rendered once, reused until any
@@ -206,7 +207,7 @@ def show(match_id: int) -> str:
                 can_score=can_score,
                 owns=owns,
                 # A tournament table's match has no rematch: its pairs' next table is drawn.
-                rematch_offered=table is None,
+                rematch_offered=state.table_id is None,
                 ratings=ratings.seated_ratings(match_id) if rated else {},
             )
         )
@@ -275,7 +276,7 @@ def abandon(match_id: int) -> BaseResponse:
 def rematch(match_id: int) -> BaseResponse:
     """A new match with the same sides, players and options, once this one has ended."""
     match = access.match_for(match_id, access.Level.OWN)
-    if table_result_of(match_id) is not None:
+    if table_of(match_id) is not None:
         flash(
             gettext(
                 "A tournament table's match has no rematch: its pairs play the next round "
