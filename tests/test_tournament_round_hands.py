@@ -9,16 +9,12 @@ import json
 
 from flask import Flask
 from flask.testing import FlaskClient
-from test_tournament_web import PAIRS
-from test_tournament_web import add_pairs
-from test_tournament_web import create
-from test_tournament_web import table_ids
+from test_tournament_web import started_table
 
 from anotador import rules
 from anotador import services
 from anotador.services.documents import match_document
 from anotador.storage.models import Match
-from anotador.tournaments.web.models import RoundTable
 from anotador.web.extensions import db
 
 #: A uruguaya hand of NS worth more than half the target of 5,000.
@@ -27,20 +23,15 @@ BIG = {"end": "closed", "closer": 0, "sides": [{"clean": 5, "table_points": 1000
 
 def table_after(app: Flask, client: FlaskClient, hands: int, **fields: str) -> Match:
     """Round 1's table of a uruguaya tournament of 3 hands a round, after ``hands`` BIG hands."""
-    tournament_id = create(client, variant="uruguaya", hands_per_round="3", scale="wdl", **fields)
-    add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
-    client.post(f"/torneos/{tournament_id}/rondas")
-    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")
+    _tournament_id, match_id = started_table(app, client, "3", **fields)
     with app.app_context():
-        table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
-        assert table is not None
-        assert table.match is not None
-        match = table.match
         for _ in range(hands):
+            match = db.session.get(Match, match_id)
+            assert match is not None
             outcome = services.hands.record_hand(match, BIG, match.version, None)
             assert outcome.ok, outcome.problems
-            match = db.session.get(Match, match.id)
-            assert match is not None
+        match = db.session.get(Match, match_id)
+        assert match is not None
         db.session.expunge(match)
         return match
 

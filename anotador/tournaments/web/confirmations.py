@@ -37,7 +37,6 @@ from anotador.storage.models import utc_now
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.refusals import attempt
 from anotador.tournaments.web.refusals import checked
 from anotador.tournaments.web.service import Refused
@@ -178,7 +177,7 @@ def confirm_on_close(round_row: Round, account_id: int) -> None:
             settle(table, account_id, "director", on_close=True)
 
 
-def register(bp: Blueprint, owned: Callable[[int], Tournament]) -> None:
+def register(bp: Blueprint, owned_table: Callable[[int, int], RoundTable]) -> None:
     """Add the confirmations to the tournaments' blueprint: from a table's phone (the table
     link, or the director's own planilla) and from the director's round page."""
 
@@ -210,12 +209,9 @@ def register(bp: Blueprint, owned: Callable[[int], Tournament]) -> None:
     @access.account_required
     def by_director(tournament_id: int, table_id: int) -> Any:
         """The director confirms a table's result instead of its pair."""
-        tournament = owned(tournament_id)
-        table = db.session.get(RoundTable, table_id)
-        if table is None or table.round.tournament_id != tournament.id:
-            abort(404)
+        table = owned_table(tournament_id, table_id)
         director = access.user_id()
-        where = url_for(".round_page", tournament_id=tournament.id, number=table.round.number)
+        where = url_for(".round_page", tournament_id=tournament_id, number=table.round.number)
         if (back := checked(ConfirmForm(), where)) is not None:
             return back
         return attempt(lambda: confirm(table, director, "director", None), where) or (
