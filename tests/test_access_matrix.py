@@ -104,7 +104,7 @@ EXPECTED = {
     "tournaments.close_round": "SNNSSA",
     "tournaments.confirm_by_director": "SNNSSA",
     # The world's match is no tournament table: even a phone that may score it finds none.
-    "tournaments.confirm_by_pair": "SNNNSN",
+    "tournaments.confirm_by_pair": "SNNNNN",
     "tournaments.draw": "SNNSSA",
     "tournaments.finish": "SNNSSA",
     "tournaments.index": "SAASSA",

@@ -90,6 +90,8 @@ def test_an_ended_table_awaits_ews_confirmation_and_its_phone_can_still_fix_the_
     assert 'id="undo-form"' not in confirmed
     assert BUTTON not in confirmed
     assert confirmed_by(app, match_id) == "ew"
+    # A double tap (or the other phone, with the page it had) goes back to the result.
+    assert "Result confirmed by EW: it is final." in confirm(phone, app, match_id, 0)
     assert client.get(f"/torneos/{tournament_id}/posiciones.json").data == standings
     assert "confirmed" in page(client, f"/torneos/{tournament_id}/rondas/1")
     # Final: the table link only watches, and its director's planilla is refused too.
@@ -135,6 +137,13 @@ def test_a_table_still_playing_has_nothing_to_confirm(app: Flask, client: FlaskC
 def test_the_director_confirms_a_table_instead_and_it_is_logged(app: Flask, client: FlaskClient):
     tournament_id, match_id, phone = ended_table(app, client)
     table_id = table_ids(app, tournament_id, 1)[1]
+    # A browser without the table link (nor the director's account) confirms nothing.
+    stranger = app.test_client().post(
+        f"/torneos/confirmar/{match_id}",
+        data={"by": "ew", "version": str(version_of(app, match_id))},
+    )
+    assert "/cuenta/entrar" in stranger.headers["Location"]
+    assert confirmed_by(app, match_id) is None
     answer = client.post(f"/torneos/{tournament_id}/mesas/{table_id}/confirmar")
     assert answer.status_code == 303
     assert confirmed_by(app, match_id) == "director"

@@ -191,11 +191,15 @@ def register(bp: Blueprint, owned_table: Callable[[int, int], RoundTable]) -> No
     def by_pair(match_id: int) -> Any:
         """The pair that did not keep the score confirms its table's result, as its page
         showed it (``version``)."""
-        access.match_for(match_id, access.Level.SCORE)
+        _state, granted = access.state_for(match_id, access.Level.READ)
         table = table_of(match_id)
         if table is None:
             abort(404)
         where = url_for("matches.show", match_id=match_id)
+        if progress(table) == "confirmed":
+            return redirect(where, 303)  # a double tap, the other phone: confirmed already
+        if granted.level < access.Level.SCORE:
+            access.refuse()
         if (back := checked(ConfirmForm(), where)) is not None:
             return back
         by, seen = form_values()
