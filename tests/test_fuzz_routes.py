@@ -337,7 +337,19 @@ def seed(app: Flask) -> None:
 def seed_tournament(owner_id: int) -> None:
     """Tournaments of the owner's whose pages offer every form: round 1 being played (a table
     and a bye; with a spectator link), drawn (swaps, start), closed (the next draw, finish,
-    reopening the round) and finished (reopening it)."""
+    reopening the round), finished (reopening it) and a table whose match ended, awaiting its
+    pairs' confirmation (the phone's and the director's)."""
+    # The awaiting table's match first: the harvest opens the first matches' pages.
+    setup = SetUp("Sabato", datetime.date(2026, 12, 3), "uruguaya", {}, 1, "wdl", "danese", 3)
+    awaiting = tournament_service.create_tournament(owner_id, setup)
+    assert isinstance(awaiting, Tournament)
+    for first, second in (("Gabi", "Hugo"), ("Iris", "Juan")):
+        tournament_service.add_pair(awaiting, owner_id, first, second)
+    round_row = tournament_rounds.draw_round(awaiting, owner_id)
+    tournament_rounds.start_round(round_row, owner_id)
+    match = next(table.match for table in round_row.tables if table.match is not None)
+    hand = {"end": "closed", "closer": 0, "sides": [{"clean": 1, "table_points": 200}, {}]}
+    assert services.hands.record_hand(match, hand, match.version, None).ok
     made = []
     for name in ("Noche", "Martes", "Jueves", "Viernes"):
         setup = SetUp(name, datetime.date(2026, 12, 3), "burraco", {}, 3, "fibur-3", "danese", 3)

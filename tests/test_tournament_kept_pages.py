@@ -55,7 +55,7 @@ def test_a_table_that_finishes_shows_at_once_on_the_kept_pages(app: Flask, clien
     first = r"<td>1</td><td>(<a [^>]*>)?1\. Ana – Alba(</a>)?</td><td class=\"t-vp\">2<"
     for page in (standings, board):
         assert re.search(first, page)
-    assert '<span class="t-state">finished</span>' in live_view
+    assert '<span class="t-state">awaiting confirmation</span>' in live_view
     assert "1 hand" in live_view
 
 

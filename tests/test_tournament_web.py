@@ -155,10 +155,10 @@ def test_the_worked_example_through_the_director_screens(app: Flask, client: Fla
     assert kept.count("round_closed") == 2
 
 
-def started_table(app: Flask, client: FlaskClient, hands: str) -> tuple[int, int]:
-    """A uruguaya tournament of pairs A and B with ``hands`` a round, won, drawn or lost, its
-    round 1 started: (the tournament, its table's match)."""
-    tournament_id = create(client, variant="uruguaya", hands_per_round=hands, scale="wdl")
+def started_table(app: Flask, client: FlaskClient, hands: str, **fields: str) -> tuple[int, int]:
+    """A uruguaya tournament of pairs A and B with ``hands`` a round, won, drawn or lost (and
+    the set-up's other ``fields``), its round 1 started: (the tournament, its table's match)."""
+    tournament_id = create(client, variant="uruguaya", hands_per_round=hands, scale="wdl", **fields)
     add_pairs(client, tournament_id, {k: PAIRS[k] for k in "AB"})
     client.post(f"/torneos/{tournament_id}/rondas")
     client.post(f"/torneos/{tournament_id}/rondas/1/empezar")

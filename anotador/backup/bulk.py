@@ -68,6 +68,7 @@ def match_row(
         "played_on": datetime.date.fromisoformat(document["played_on"]),
         "abandoned": game.abandoned,
         "hand_limit": game.hand_limit,
+        "play_every_hand": game.play_every_hand,
         "first_dealer": None,
         "status": status,
         "totals": list(score.totals),

@@ -37,6 +37,9 @@ class Match:
     #: Played to this many hands (a tournament's round): the game ends after them, if no
     #: side reached the target first. None: played to the target only.
     hand_limit: int | None = None
+    #: With ``hand_limit``: every one of its hands is played, the target does not end the
+    #: game first (a round of N smazzate whose director set no target).
+    play_every_hand: bool = False
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
     # The score of this (immutable) match, kept by scoring.score_match once computed.
     scored: MatchScore | None = field(default=None, init=False, compare=False, repr=False)

@@ -38,6 +38,7 @@ DOCUMENT_KEYS = (
     "notes",
     "abandoned",
     "hand_limit",
+    "play_every_hand",
 )
 SIDE_KEYS = ("name", "players")
 
@@ -115,6 +116,9 @@ def read_match(document: object) -> tuple[Match | None, list[Problem]]:
     hand_limit = None
     if "hand_limit" in doc:
         hand_limit = reader.integer(doc["hand_limit"], "hand_limit", 1, MAX_HANDS)
+    play_every_hand = reader.boolean(doc.get("play_every_hand", False), "play_every_hand")
+    if play_every_hand and "hand_limit" not in doc:
+        reader.error("play_every_hand", "needs_hand_limit")
     hands, hand_problems = read_hands(rules, doc.get("hands"))
     problems = reader.problems + hand_problems
     if any(problem.severity == "error" for problem in problems) or hands is None:
@@ -131,6 +135,7 @@ def read_match(document: object) -> tuple[Match | None, list[Problem]]:
         notes=notes or "",
         abandoned=bool(abandoned),
         hand_limit=hand_limit,
+        play_every_hand=bool(play_every_hand),
         warnings=tuple(problems),
     )
     after_end = hands_after_end(match)
@@ -276,6 +281,8 @@ def match_to_document(match: Match) -> dict[str, Any]:
     document["abandoned"] = match.abandoned
     if match.hand_limit is not None:
         document["hand_limit"] = match.hand_limit
+    if match.play_every_hand:
+        document["play_every_hand"] = True
     return document
 
 

@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "fixed_decks": N_("This variant is always played with {decks} decks."),
     "start_score_not_below_target": N_("The starting score must be below the target ({target})."),
     "after_game_end": N_("The game had already ended: no more hands can be recorded."),
+    "needs_hand_limit": N_("Only in a match played to a number of hands (hand_limit)."),
     "too_many_hands": N_("A match holds at most {maximum} hands."),
     "option_off_field": N_("Only with the house option “{option}” turned on."),
     # Who closed (V2, V3, V4, V5)

@@ -133,7 +133,8 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
     score_side, at_once, special_end = variant.score_side, variant.wins_at_once, variant.special_end
     adjustment = variant.name_of(Role.ADJUSTMENT)
     bounds, minimums = rules.brackets or ((), ())  # opening_minimum, inlined below
-    target = rules.target
+    # A round that plays every one of its hands: the target does not end it.
+    target = rules.target if not match.play_every_hand else None
     # Played to a number of hands: the hand that makes them ends the game (index limit - 1).
     last = match.hand_limit - 1 if match.hand_limit is not None else -1
     append = hands.append
@@ -161,7 +162,7 @@ def score_from(match: Match, first: int, earlier: MatchScore | None) -> MatchSco
                     won = at_once(rules, hand)
                 if won is not None:
                     finished, winner, ended_at = True, won, index
-                elif max(totals) >= target:
+                elif target is not None and max(totals) >= target:
                     finished, winner = game_result(rules, totals)
                     if finished:
                         ended_at = index

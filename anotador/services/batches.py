@@ -76,6 +76,7 @@ MATCH_COLUMNS = (
     Match.played_on,
     Match.abandoned,
     Match.hand_limit,
+    Match.play_every_hand,
     Match.status,
     Match.totals,
     Match.winner,

@@ -59,6 +59,8 @@ def document_of(
     hand_limit = getattr(row, "hand_limit", None)
     if hand_limit is not None:
         document["hand_limit"] = hand_limit
+    if getattr(row, "play_every_hand", False):
+        document["play_every_hand"] = True
     return document
 
 

@@ -122,6 +122,7 @@ def create_match(
         ),
         abandoned=game.abandoned,
         hand_limit=game.hand_limit,
+        play_every_hand=game.play_every_hand,
         first_dealer=first_dealer,
         totals=list(game.start_scores),
         owner_id=owner_id,
@@ -215,7 +216,9 @@ def rematch(match: Match) -> Match:
     document = match_document(match, hands=[])
     document.pop("title", None)
     document.pop("notes", None)
-    document.pop("hand_limit", None)  # a rematch of a tournament's table is a game of its own
+    # A rematch of a tournament's table is a game of its own, to the target.
+    document.pop("hand_limit", None)
+    document.pop("play_every_hand", None)
     document.update(
         played_on=datetime.date.today().isoformat(),
         abandoned=False,

@@ -14,6 +14,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.web.models import open_result
 from anotador.web.extensions import db
 
 
@@ -50,11 +51,15 @@ class MatchState:
     #: A tournament table's match points its director wrote by hand over this match: what
     #: counts in the tournament instead of its totals (read by :func:`match_state`).
     table_result: tuple[int, int] | None = None
+    #: The tournament table (``RoundTable.id``) whose match it is, if any.
+    table_id: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
 class Sharing:
-    """A match's owner, group, links and whether it is still being played."""
+    """A match's owner, group, links and whether it is still being played (or, a
+    tournament table's that has ended, its result is still its pairs' to fix: not confirmed
+    yet, :mod:`anotador.tournaments.web.confirmations`)."""
 
     owner_id: int | None
     group_id: int | None
@@ -64,12 +69,12 @@ class Sharing:
 
 
 def sharing_of(match: Match) -> Sharing:
+    ongoing = match.status == "ongoing" or (
+        match.table_token is not None
+        and bool(db.session.execute(sa.select(open_result(match.id))).scalar())
+    )
     return Sharing(
-        match.owner_id,
-        match.group_id,
-        match.table_token,
-        match.spectator_token,
-        match.status == "ongoing",
+        match.owner_id, match.group_id, match.table_token, match.spectator_token, ongoing
     )
 
 
@@ -93,7 +98,8 @@ def state_of(match: Match) -> MatchState:
 
 
 def table_mp(column: Any) -> Any:
-    """One of the match points written by hand at the tournament table the match is, if any."""
+    """A column of the tournament table the match is, if any (its id, or one of the match
+    points written by hand there)."""
     return (
         sa.select(column)
         .where(RoundTable.match_id == Match.id)
@@ -134,6 +140,8 @@ MATCH_STATE = (
         Match.rematch_id,
         table_mp(RoundTable.mp_ns),
         table_mp(RoundTable.mp_ew),
+        open_result(Match.id),
+        table_mp(RoundTable.id),
     )
     .join(Side, Side.match_id == Match.id)
     .outerjoin(Seat, Seat.side_id == Side.id)
@@ -156,7 +164,9 @@ def match_state(match_id: int) -> MatchState | None:
             side[1].append(row[14])
     first = rows[0]
     names = tuple((name, tuple(players)) for name, players in sides.values())
-    sharing = Sharing(first[5], first[6], first[7], first[8], first[9] == "ongoing")
+    sharing = Sharing(
+        first[5], first[6], first[7], first[8], first[9] == "ongoing" or bool(first[18])
+    )
     return MatchState(
         first[0],
         first[1],
@@ -169,6 +179,7 @@ def match_state(match_id: int) -> MatchState | None:
         first[11],
         first[15],
         (first[16], first[17]) if first[16] is not None and first[17] is not None else None,
+        first[19],
     )
 
 
@@ -196,6 +207,7 @@ MATCH_VERSION = sa.select(
     Match.table_token,
     Match.spectator_token,
     Match.rematch_id,
+    open_result(Match.id).label("open_result"),
 ).where(Match.id == sa.bindparam("match_id"))
 
 
@@ -205,7 +217,7 @@ def match_version(match_id: int) -> MatchVersion | None:
     row = db.session.connection().execute(MATCH_VERSION, {"match_id": match_id}).first()
     if row is None:
         return None
-    ongoing = row.status == "ongoing"
+    ongoing = row.status == "ongoing" or bool(row.open_result)
     sharing = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
     finished = row.status == "finished"
     return MatchVersion(row.version, row.hand_count, finished, sharing, row.rematch_id)

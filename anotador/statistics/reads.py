@@ -165,6 +165,7 @@ SUMMARY_COLUMNS = (
     Match.winner,
     Match.totals,
     Match.hand_limit,
+    Match.play_every_hand,
 )
 #: The most matches whose sides one statement reads (their ids are its parameters).
 READ_AT_ONCE = 500

@@ -230,6 +230,9 @@ class Match(Model):
     # The most hands it is played to (a tournament's round): it ends after them, or at the
     # target before (services.documents.summary). None: to the target only.
     hand_limit: Mapped[int | None]
+    # With ``hand_limit``: its hands are all played, the target does not end it first (the
+    # match file's ``play_every_hand``: a round of N smazzate whose director set no target).
+    play_every_hand: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", order_by="Side.position", cascade="all, delete-orphan"

@@ -87,6 +87,7 @@ WORDS: dict[str, dict[Any, Word]] = {
         "notes": Word(N_("Notes")),
         "abandoned": Word(N_("Unfinished")),
         "hand_limit": Word(N_("Hands per round")),
+        "play_every_hand": Word(N_("Every hand of the round played")),
         "name": Word(N_("Name")),
         "players": Word(N_("Players")),
         "end": Word(N_("How the hand ended")),

@@ -1,7 +1,8 @@
 """Issue 28's club night, whole, as a club plays it: the director sets up three rounds for six
 pairs and registers them, prints each round's table cards, three table phones score through
 their table links (one of them without a signal for its hand: plain HTTP, no service
-worker), the board opened from the spectator link follows, the next rounds are drawn, and the
+worker), each table's EW confirm its result on its phone (one the director confirms instead,
+issue 38), the board opened from the spectator link follows, the next rounds are drawn, and the
 final standings and exports are right (the tournament file reads back, by the same code the
 command line runs, to the standings the page exported)."""
 
@@ -118,13 +119,23 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
                     [points(NS_MP), points(EW_MP)], timeout=ENGINE_STARTS
                 )
                 page.reload()  # the director sees the table still playing
-                expect(page.locator(".t-table.is-finished")).to_have_count(2)
+                expect(page.locator(".t-table.is-confirmed")).to_have_count(2)
                 signal_back(phone.context, phone)
                 expect(pending(phone)).to_have_count(0, timeout=15_000)
             else:
                 table.record_hand(*hand(ns, ew))
+            if number == 1 and phone is table_phones[-1]:
+                continue  # this table's result the director confirms, below
+            # The phone is passed across: EW confirm the result (issue 38).
+            phone.get_by_role("button", name=f"EO confirman el resultado: {ew}").tap()
+            expect(phone.locator(".table-confirmation")).to_contain_text(
+                "Resultado confirmado por EO: es definitivo."
+            )
         page.reload()
-        expect(page.locator(".t-table.is-finished")).to_have_count(3)
+        if number == 1:
+            expect(page.locator(".t-table.is-awaiting")).to_have_count(1)
+            page.get_by_role("button", name="Confirmar el resultado (director)").tap()
+        expect(page.locator(".t-table.is-confirmed")).to_have_count(3)
         # Every NS pair won its table: the board's three leaders have 2 VP a round.
         leaders = board.locator(".t-board-standings tbody tr").locator(".t-vp")
         expect(leaders).to_have_text([str(2 * number)] * 3 + ["0"] * 3, timeout=WITHIN)

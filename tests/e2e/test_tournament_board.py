@@ -76,7 +76,7 @@ def test_a_club_night_round_with_the_board_following(
     expect(first.locator(".t-vp")).to_have_text("2", timeout=WITHIN)
     expect(first).to_contain_text("Ana – Alba")
     page.reload()
-    expect(page.locator(".t-table.is-finished")).to_have_count(1)
+    expect(page.locator(".t-table.is-awaiting")).to_have_count(1)  # EW's confirmation
 
     # Table 2 played on paper: the director writes its result by hand.
     shot("round-before-paper")
@@ -85,7 +85,7 @@ def test_a_club_night_round_with_the_board_following(
     paper.get_by_label("Puntos de NS").fill("300")
     paper.get_by_label("Puntos de EO").fill("500")
     paper.get_by_role("button", name="Guardar el resultado").tap()
-    expect(page.locator(".t-table.is-finished")).to_have_count(2)
+    expect(page.locator(".t-table.is-confirmed")).to_have_count(1)  # the director's own
     expect(board.locator(".t-board-standings tbody tr").nth(1)).to_contain_text(
         "Dario – Diego", timeout=WITHIN
     )

@@ -115,3 +115,43 @@ def test_anotador_score_says_the_round_is_over():
     scored = score_document(json.dumps(document([NS, EW, EW], 3)))
     assert scored["problems"] == []
     assert (scored["result"]["finished"], scored["result"]["winner"]) == (True, 1)
+
+
+def every_hand(hands: list[Any], limit: int | None, **options: Any) -> dict[str, Any]:
+    """A round of ``limit`` hands that plays them all (``play_every_hand``)."""
+    return {**document(hands, limit, **options), "play_every_hand": True}
+
+
+@pytest.mark.parametrize(
+    ("hands", "finished", "winner", "ended_at"),
+    [
+        # A round of 3 hands with no target plays its 3, past the target too (issue 38).
+        ([NS], False, None, None),
+        ([NS, NS], False, None, None),
+        ([NS, NS, EW], True, 0, 2),
+        ([NS, EW, EW], True, 1, 2),
+    ],
+)
+def test_a_round_that_plays_every_hand_is_not_ended_by_the_target(
+    hands, finished, winner, ended_at
+):
+    game, problems = rules.read_match(every_hand(hands, 3, target=100))
+    assert game is not None, problems
+    score = rules.score_match(game)
+    assert (score.finished, score.winner, score.ended_at) == (finished, winner, ended_at)
+    # The file says it, and reads back the same.
+    written = rules.match_to_document(game)
+    assert written["play_every_hand"] is True
+    assert rules.read_match(written)[0] == game
+
+
+def test_playing_every_hand_needs_a_limit_and_a_boolean():
+    game, problems = rules.read_match(every_hand([], None))
+    assert game is None
+    assert [(p.path, p.code) for p in problems] == [("play_every_hand", "needs_hand_limit")]
+    game, problems = rules.read_match({**document([], 2), "play_every_hand": 1})
+    assert game is None
+    assert [(p.path, p.code) for p in problems] == [("play_every_hand", "wrong_type")]
+    plain, _ = rules.read_match({**document([NS], 2), "play_every_hand": False})
+    assert plain is not None
+    assert "play_every_hand" not in rules.match_to_document(plain)

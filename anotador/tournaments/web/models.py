@@ -178,6 +178,11 @@ class RoundTable(Model):
     )
     mp_ns: Mapped[int | None]
     mp_ew: Mapped[int | None]
+    # Who confirmed the result of its ended match ("ew": the pair that did not keep the
+    # score, "director"), and when; None: not yet (``confirmations``). Confirmed, the table's
+    # phones no longer change it.
+    confirmed_by: Mapped[str | None] = mapped_column(sa.String(10))
+    confirmed_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
     round: Mapped[Round] = relationship(back_populates="tables")
     # The pairs are the tournament's, already loaded: found by id without a statement.
@@ -188,6 +193,26 @@ class RoundTable(Model):
     @property
     def is_bye(self) -> bool:
         return self.ew_pair_id is None
+
+
+def open_result(match_id: Any) -> Any:
+    """Whether match ``match_id`` is a tournament table's whose result its pairs may still
+    fix (an SQL expression): not confirmed, not written by hand, its round being played.
+    Its table link keeps scoring it, though it has ended (``one_match.Sharing.ongoing``;
+    ``confirmations``)."""
+    return (
+        sa.select(RoundTable.id)
+        .join(Round, Round.id == RoundTable.round_id)
+        .join(Tournament, Tournament.id == Round.tournament_id)
+        .where(
+            RoundTable.match_id == match_id,
+            RoundTable.confirmed_by.is_(None),
+            RoundTable.mp_ns.is_(None),
+            Round.status == "playing",
+            Tournament.status != "finished",
+        )
+        .exists()
+    )
 
 
 class TournamentChange(Model):

@@ -20,6 +20,7 @@ from flask import request
 from flask import url_for
 
 from anotador.backup import csv_cell
+from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import service
@@ -54,7 +55,7 @@ def table_rows(round_row: Round) -> list[dict[str, Any]]:
         rows.append(
             {
                 "table": table,
-                "state": service.table_state(table),
+                "state": confirmations.progress(table),
                 "by_hand": table.mp_ns is not None,
                 "mp": service.table_result(table),
                 "hands": match.hand_count if match is not None else 0,

@@ -44,6 +44,10 @@ REFUSALS = {
         "This tournament's stored rows cannot be read, so no round can be drawn: the "
         "server's administrator lists what is wrong with “anotador check”."
     ),
+    "table_not_ended": _l("This table's match has not ended yet: there is no result to confirm."),
+    "result_changed": _l(
+        "The table's result changed meanwhile (a hand was corrected?): check it and confirm again."
+    ),
 }
 
 

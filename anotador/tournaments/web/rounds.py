@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from anotador.storage import signals
+from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import seeding
 from anotador.tournaments.web.models import Round
@@ -194,7 +195,8 @@ def unfinished(tables: Iterable[RoundTable]) -> list[RoundTable]:
 
 
 def close_round(round_row: Round, account_id: int) -> None:
-    """Close a round whose every table has finished (its results are then final)."""
+    """Close a round whose every table has finished (its results are then final): the
+    tables still awaiting their pairs' confirmation are confirmed by the director."""
     lock(round_row.tournament)
     not_finished(round_row.tournament)
     if round_row.status == "closed":
@@ -203,6 +205,7 @@ def close_round(round_row: Round, account_id: int) -> None:
         raise Refused("round_not_playing")
     if unfinished(round_row.tables):
         raise Refused("tables_playing")
+    confirmations.confirm_on_close(round_row, account_id)
     round_row.status = "closed"
     record(round_row.tournament, account_id, "round_closed", round=round_row.number)
     db.session.commit()

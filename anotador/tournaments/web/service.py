@@ -99,6 +99,10 @@ def create_tournament(owner_id: int, setup: SetUp) -> Tournament | list[Any]:
     options, problems = table_rules(setup.variant, setup.options)
     if options is None:
         return problems
+    if setup.hands_per_round is not None and "target" not in setup.options:
+        # A round of N hands has no target unless its director set one: its tables play
+        # every hand (``table_match``).
+        del options["target"]
     try:
         return new_tournament(owner_id, setup, options)
     except sa.exc.IntegrityError:
@@ -374,6 +378,8 @@ def table_match(tournament: Tournament, round_row: Round, table: RoundTable) -> 
     }
     if tournament.hands_per_round is not None:  # the engine ends the table after them
         document["hand_limit"] = tournament.hands_per_round
+        if "target" not in tournament.options:  # a round of N hands plays them all
+            document["play_every_hand"] = True
     match, problems = create_match(document, owner_id=tournament.owner_id, commit=False)
     if match is None:  # the tournament's options were the engine's when it was made
         raise Refused("match_refused")

@@ -6,6 +6,8 @@ the claim.
 - A table of a closed round or of a finished tournament is final: its hands are not saved,
   corrected, deleted or undone, and it is not abandoned or resumed, until the director
   reopens the round (``rounds.reopen_round``; a finished tournament first, ``rounds.reopen``).
+- A table whose result was confirmed (``confirmations``) is final too: only a correction of
+  its reopened round changes it.
 - A table's points stay within the tournament file's bound (``service.MAX_MP``), so its
   match is always a result ``anotador.tournaments`` reads: a change that takes them past it,
   or further past it, is refused.
@@ -54,6 +56,10 @@ MESSAGES: dict[str, str] = {
         "This table's round is closed: its result is final. Its director can reopen the "
         "round to correct it."
     ),
+    "table_confirmed": N_(
+        "This table's result was confirmed: it is final. Its director can write a correction "
+        "by hand, or reopen the round once it is closed."
+    ),
     "table_out_of_bounds": N_(
         "A tournament table's points stay within {maximum} in size: this would take them "
         "past it. The director can write the table's result by hand."
@@ -96,6 +102,7 @@ STATE = (
         RoundTable.number.label("table"),
         Round.number.label("round"),
         Round.status.label("round_status"),
+        RoundTable.confirmed_by,
         Tournament.status.label("status"),
         sa.exists()
         .where(
@@ -133,6 +140,8 @@ def check(_app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) 
         return [TableProblem("", "table_finished")]
     if table.round_status == "closed":
         return [TableProblem("", "table_closed")]
+    if table.confirmed_by is not None and not table.reopened:
+        return [TableProblem("", "table_confirmed")]
     if peak(match.totals) > MAX_MP and peak(match.totals) > peak(before["totals"]):
         return [TableProblem("", "table_out_of_bounds", {"maximum": MAX_MP})]
     if table.round_status == "playing" and table.reopened:

@@ -22,6 +22,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
@@ -308,14 +309,21 @@ def set_link(tournament_id: int) -> Any:
     return change(where, lambda: service.set_spectator_link(tournament, director(), on == "1"))
 
 
-@bp.post("/<id:tournament_id>/mesas/<id:table_id>")
-@access.account_required
-def result(tournament_id: int, table_id: int) -> Any:
-    """Write a table's match points by hand (both empty: its match counts again)."""
+def owned_table(tournament_id: int, table_id: int) -> RoundTable:
+    """A table of the signed-in account's tournament, else a 404."""
     tournament = owned(tournament_id)
     table = db.session.get(RoundTable, table_id)
     if table is None or table.round.tournament_id != tournament.id:
         abort(404)
+    return table
+
+
+@bp.post("/<id:tournament_id>/mesas/<id:table_id>")
+@access.account_required
+def result(tournament_id: int, table_id: int) -> Any:
+    """Write a table's match points by hand (both empty: its match counts again)."""
+    table = owned_table(tournament_id, table_id)
+    tournament = table.round.tournament
     where = url_for(".round_page", tournament_id=tournament.id, number=table.round.number)
     form = ResultForm()
     if (back := checked(form, where)) is not None:
@@ -347,3 +355,4 @@ def result(tournament_id: int, table_id: int) -> Any:
 pages.register(bp, owned)
 reports.register(bp, owned)
 corrections.register(bp, owned, round_of, change)
+confirmations.register(bp, owned_table)

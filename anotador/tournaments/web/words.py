@@ -32,9 +32,13 @@ TABLE_STATES = {
     "not_started": _l("not started"),
     "playing": _l("playing"),
     "finished": _l("finished"),
+    "awaiting": _l("awaiting confirmation"),
+    "confirmed": _l("confirmed"),
     "bye": _l("bye"),
     "out_of_bounds": _l("points out of bounds"),
 }
+#: Who confirmed a table's result (``table_confirmed``'s ``by``).
+CONFIRMED_BY = {"ew": _l("by EW"), "director": _l("by the director")}
 #: What a correction of a table's hands was (``table_corrected``'s ``hands``).
 HAND_CHANGES = {
     "hand_recorded": _l("hand recorded"),
@@ -60,6 +64,7 @@ CHANGE_LABELS = {
     "round_reopened": _l("Round reopened"),
     "reopened": _l("Tournament reopened"),
     "table_corrected": _l("Hand corrected at a table"),
+    "table_confirmed": _l("Table result confirmed"),
     "link_made": _l("Spectator link made"),
     "link_revoked": _l("Spectator link revoked"),
 }
@@ -76,5 +81,6 @@ def render(template: str, **context: Any) -> str:
         table_states=TABLE_STATES,
         change_labels=CHANGE_LABELS,
         hand_changes=HAND_CHANGES,
+        confirmed_by=CONFIRMED_BY,
         **context,
     )

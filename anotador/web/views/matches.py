@@ -33,6 +33,8 @@ from anotador.rules.variant import LAYOUTS
 from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.tournaments.web.confirmations import table_of
+from anotador.tournaments.web.confirmations import table_result_of
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web import match_page
@@ -184,6 +186,8 @@ def show(match_id: int) -> str:
     state, granted = access.state_for(match_id, access.Level.READ)
     # Beside the planilla, never in it: the director may write it without a change of the match.
     table_result = state.table_result
+    # A tournament table's: which table, its result once ended and who is to confirm it.
+    table = table_result_of(state.table_id) if state.table_id is not None else None
     level = granted.level
     # The content depends only on this state of the match, the language, the names, where
     # the app is mounted and whether this request may score: rendered once, reused until any
@@ -208,6 +212,8 @@ def show(match_id: int) -> str:
                 chart=chart,
                 can_score=can_score,
                 owns=owns,
+                # A tournament table's match has no rematch: its pairs' next table is drawn.
+                rematch_offered=state.table_id is None,
                 ratings=ratings.seated_ratings(match_id) if rated else {},
             )
         )
@@ -233,6 +239,9 @@ def show(match_id: int) -> str:
         ),
         link_role=link_role(granted),
         table_result=table_result,
+        table=table,
+        confirms=can_score and table is not None and table.state == "awaiting",
+        version=state.version,
     )
 
 
@@ -273,6 +282,15 @@ def abandon(match_id: int) -> BaseResponse:
 def rematch(match_id: int) -> BaseResponse:
     """A new match with the same sides, players and options, once this one has ended."""
     match = access.match_for(match_id, access.Level.OWN)
+    if table_of(match_id) is not None:
+        flash(
+            gettext(
+                "A tournament table's match has no rematch: its pairs play the next round "
+                "at the tables the director draws."
+            ),
+            "error",
+        )
+        return redirect(url_for(".show", match_id=match_id), 303)
     if match.status == "ongoing":
         flash(gettext("A rematch starts when this match has ended."), "error")
         return redirect(url_for(".show", match_id=match_id), 303)
