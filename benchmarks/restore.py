@@ -39,8 +39,8 @@ from anotador import backup
 from anotador import create_app
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 from benchmarks.web import signed_in_client
 
 MB = 1024 * 1024

@@ -18,8 +18,8 @@ from anotador import services
 from anotador.services import lists
 from anotador.services import queries
 from anotador.services.scope import Scope
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 MATCHES = 36
 

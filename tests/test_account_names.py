@@ -17,8 +17,8 @@ from stored import create_account
 from stored import snapshot
 
 from anotador.storage import names
+from anotador.storage.database import db
 from anotador.storage.models import User
-from anotador.web.extensions import db
 
 BEFORE_LOOKS = "c4d2e6f8a1b3"
 

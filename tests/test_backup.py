@@ -29,12 +29,12 @@ from anotador import services
 from anotador.backup import bulk
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
 

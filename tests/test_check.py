@@ -23,11 +23,11 @@ from stored import match_document
 from anotador import services
 from anotador.backup import integrity
 from anotador.commands import demo
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 NUMBERS = itertools.count(1)
 QUIET = {"end": "stock_out", "closer": None, "sides": [{"table_points": 100}, {}]}

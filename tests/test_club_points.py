@@ -18,10 +18,10 @@ from anotador.ratings import points_reads
 from anotador.ratings.club_points import club_points
 from anotador.ratings.club_points import place_points
 from anotador.ratings.club_points import tournament_points
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.storage.models import User
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 THREE = {"A": ("Ana", "Alba"), "B": ("Beto", "Bruno"), "C": ("Carla", "Cecilia")}
 

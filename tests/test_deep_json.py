@@ -19,10 +19,10 @@ from anotador import rules
 from anotador.commands.main import main
 from anotador.rules.matchfile import MAX_DEPTH
 from anotador.rules.matchfile import nests_within
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.web import inputs
-from anotador.web.extensions import db
 
 ARRAYS = b"[" * 50_000
 OBJECTS = b'{"a":' * 50_000

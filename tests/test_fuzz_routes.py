@@ -79,6 +79,7 @@ from werkzeug.exceptions import HTTPException
 from anotador import create_app
 from anotador import services
 from anotador.storage import caching
+from anotador.storage.database import db
 from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
@@ -90,7 +91,6 @@ from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.service import SetUp
 from anotador.web.extensions import LANGUAGES
-from anotador.web.extensions import db
 from anotador.web.views.engine import rules_bundle
 
 #: Examples per route and method (``FUZZ_EXAMPLES`` overrides it); the CSRF pass runs fewer.

@@ -21,9 +21,9 @@ from test_hands import fresh_form
 from anotador import backup
 from anotador import rules
 from anotador.commands.main import main
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 #: A hand that scores nothing: two thousand of them never end a match.
 QUIET = {"end": "stock_out", "sides": [{}, {}]}

@@ -19,8 +19,8 @@ from stored import signed_in
 from anotador import services
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 def store(app: Flask, owner: str | None = None, **changes: Any) -> int:

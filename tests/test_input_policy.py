@@ -21,9 +21,9 @@ from stored import snapshot
 from test_matches import new_match_fields
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.web import inputs
-from anotador.web.extensions import db
 
 UNICODE_DIGITS = ("²", "①", "１２", "١٢", "߁", "𝟠")
 CONTROL_NAMES = ("Zoe\x01", "Zoe\x00", "Zoe\x1b[31m", "Zo\x7fe", "Zoe\x85")

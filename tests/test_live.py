@@ -19,8 +19,8 @@ from test_sharing import opened
 from test_sharing import owned_match
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 #: E1_FORM with the other side going out: the match's second hand.
 E2 = {**E1_FORM, "closer": "1", "s1_clean": "2"}

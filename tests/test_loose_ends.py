@@ -20,8 +20,8 @@ from stored import match_document
 from stored import signed_in
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 def links(html: str) -> list[str]:

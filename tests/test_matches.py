@@ -26,10 +26,10 @@ from anotador import services
 from anotador.rules import MESSAGES
 from anotador.rules import variant_defaults
 from anotador.storage import caching
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
-from anotador.web.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
 E1 = json.loads((ROOT / "tests/fixtures/examples/E01.json").read_text())

@@ -17,6 +17,7 @@ from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import MatchesVersion
 from anotador.storage.models import Membership
@@ -24,7 +25,6 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import User
-from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

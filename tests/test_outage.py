@@ -23,9 +23,9 @@ from stored import E1_FORM
 from stored import MakeMatch
 from stored import snapshot
 
+from anotador.storage.database import db
 from anotador.web import errors
 from anotador.web import security
-from anotador.web.extensions import db
 
 
 @pytest.fixture

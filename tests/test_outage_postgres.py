@@ -35,7 +35,7 @@ from test_serve import free_port
 from test_serve import get
 from test_serve import wait_until_up
 
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 pytestmark = [
     pytest.mark.slow,

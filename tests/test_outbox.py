@@ -18,8 +18,8 @@ from stored import signed_in
 from test_sharing import make_link
 from test_sharing import opened
 
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 HAND = {
     "end": "closed",

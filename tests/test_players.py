@@ -16,10 +16,10 @@ from stored import rename
 from stored import signed_in
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
-from anotador.web.extensions import db
 
 
 def store(app: Flask, sides: list[list[str]], **changes: Any) -> int:

@@ -21,8 +21,8 @@ from test_ratings_store import match_id_on
 
 from anotador import services
 from anotador.storage.caching import caches
+from anotador.storage.database import db
 from anotador.storage.models import User
-from anotador.web.extensions import db
 
 
 def rating_section(page: str) -> str:

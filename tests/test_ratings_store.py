@@ -23,9 +23,9 @@ from anotador import rules
 from anotador import services
 from anotador.ratings import store
 from anotador.ratings.models import PlayerRating
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 SIDE_COUNT = {"2p": 2, "3p": 3, "4p": 2, "6p-3x2": 3, "6p-2x3": 2}
 

@@ -19,8 +19,8 @@ from stored import join_group
 from stored import signed_in
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 @dataclass

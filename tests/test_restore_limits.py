@@ -25,11 +25,11 @@ from werkzeug.test import encode_multipart
 from anotador import backup
 from anotador import rules
 from anotador.backup import bulk
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
 HEADER = json.dumps({"format": backup.BACKUP_FORMAT})

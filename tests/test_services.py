@@ -20,9 +20,9 @@ from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.signals import match_changed
-from anotador.web.extensions import db
 
 
 def document(**changes: Any) -> dict[str, Any]:

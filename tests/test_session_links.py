@@ -15,8 +15,8 @@ from test_hands import record
 from test_sharing import SIDES
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.web import access
-from anotador.web.extensions import db
 
 CROSS_SITE = {"Sec-Fetch-Site": "cross-site"}
 #: More links than every list of the session keeps together.

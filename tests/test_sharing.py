@@ -17,8 +17,8 @@ from test_hands import record
 
 from anotador import services
 from anotador.statistics import reads as statistics
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nos", "players": ["Ana", "Carla"]},

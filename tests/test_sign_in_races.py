@@ -27,11 +27,11 @@ from anotador import services
 from anotador.services import throttle
 from anotador.services.accounts import FIRST_TAKEN
 from anotador.services.accounts import setup_code
+from anotador.storage.database import db
 from anotador.storage.models import SignInFailure
 from anotador.storage.models import User
 from anotador.storage.models import name_key
 from anotador.web import device_cookies
-from anotador.web.extensions import db
 
 ACCOUNT = throttle.ALLOWANCES["account"]
 SETUP = throttle.ALLOWANCES["setup"]

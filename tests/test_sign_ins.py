@@ -16,8 +16,8 @@ from stored import PASSWORD
 from stored import signed_in
 
 from anotador.services import sign_ins
+from anotador.storage.database import db
 from anotador.storage.models import SignedIn
-from anotador.web.extensions import db
 
 SESSION, REMEMBER = "session", "remember_token"
 

@@ -5,8 +5,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from anotador.web.extensions import SQLITE_BUSY_TIMEOUT_MS
-from anotador.web.extensions import db
+from anotador.storage.database import SQLITE_BUSY_TIMEOUT_MS
+from anotador.storage.database import db
 
 
 def pragma(name: str) -> object:

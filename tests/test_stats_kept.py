@@ -21,11 +21,11 @@ from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.statistics import reads as statistics
 from anotador.statistics import summaries as stats
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 SIDES = [
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

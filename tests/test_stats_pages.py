@@ -20,10 +20,10 @@ from stored import signed_in
 from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.storage import caching
+from anotador.storage.database import db
 from anotador.storage.models import Group
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 PAIRS = (
     {"name": "Nosotros", "players": ["Ana", "Carla"]},

@@ -20,12 +20,12 @@ from test_tournament_web import add_pairs
 from test_tournament_web import create
 from test_tournament_web import table_ids
 
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.tournaments.web import backup as tournament_backup
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
-from anotador.web.extensions import db
 
 ENGLISH = {"Accept-Language": "en"}
 

@@ -17,9 +17,9 @@ from test_tournament_web import table_ids
 from anotador import rules
 from anotador import services
 from anotador.backup import match_file
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.tournaments.web.models import RoundTable
-from anotador.web.extensions import db
 
 
 def test_the_phone_reads_the_rounds_hands_and_its_engine_ends_the_match(

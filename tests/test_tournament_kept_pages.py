@@ -24,12 +24,12 @@ from test_tournament_web import started_table
 from test_tournament_web import table_ids
 
 from anotador import services
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
 from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
 
 
 def text_of(client: FlaskClient, path: str) -> str:

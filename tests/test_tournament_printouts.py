@@ -27,8 +27,8 @@ from test_tournament_web import add_pairs
 from test_tournament_web import create
 
 from anotador.sheets import shelf
+from anotador.storage.database import db
 from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
 
 AppFactory = Callable[..., Flask]
 

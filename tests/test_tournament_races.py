@@ -37,6 +37,7 @@ from test_tournament_web import create
 from test_tournament_web import table_ids
 
 from anotador.storage.caching import caches
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.tournaments.web import draws
@@ -44,7 +45,6 @@ from anotador.tournaments.web import service
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
 from anotador.tournaments.web.models import TournamentPair
-from anotador.web.extensions import db
 
 TABS = 4
 TRIALS = 3

@@ -13,8 +13,8 @@ from test_tournament_web import create
 from test_tournament_web import play_round
 from test_tournament_web import seats
 
+from anotador.storage.database import db
 from anotador.tournaments.web.models import TournamentChange
-from anotador.web.extensions import db
 
 FOUR = {
     "A": ("Ana", "Alba"),

@@ -1,7 +1,7 @@
 """Two threads of one app using the database at the same time (a threaded server).
 
 A restore in one thread while another loads the history page segfaulted CPython 3.11, on SQLite
-and on PostgreSQL alike (``anotador/web/extensions.py`` says why, and what the app does about it).
+and on PostgreSQL alike (``anotador/storage/database.py`` says why, and what the app does about it).
 The two threads run in a child process (``two_threads_child.py``), so a crash fails this test
 instead of killing pytest; the child stops by itself when its one restore is over.
 """
@@ -18,12 +18,12 @@ import sqlalchemy as sa
 from anotador import backup
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 CHILD = Path(__file__).with_name("two_threads_child.py")
 #: Enough matches for the restore to last while the other thread loads many pages.

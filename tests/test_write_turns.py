@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from anotador.storage import write_turns
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 
 def sqlite_file(app: Flask) -> Path | None:

@@ -22,8 +22,8 @@ import sqlalchemy as sa
 from stored import signed_in
 
 from anotador import create_app
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 def main(uri: str, backup: str, instance: str, expected: int) -> None:

@@ -40,10 +40,10 @@ from anotador.backup.export import BATCH
 from anotador.backup.report import ImportReport
 from anotador.backup.report import RestoreProblem
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
 from anotador.tournaments.web import backup as tournaments
-from anotador.web.extensions import db
 
 MB = 1024 * 1024
 #: A match file line (or a whole match file) longer than this is reported invalid without

@@ -21,7 +21,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 
 from anotador.commands import addresses as serving
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 #: Each worker's threads (gunicorn's ``gthread`` workers, whose poller here reads each request
 #: whole first: :mod:`anotador.commands.gunicorn_worker`): a long request (a PDF, a restore) keeps

@@ -14,9 +14,9 @@ from flask.cli import with_appcontext
 from anotador import services
 from anotador.ratings import store
 from anotador.ratings.compute import Standing
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 INVALID_INPUT = 2
 

@@ -26,13 +26,13 @@ from anotador.rules.text import invisible_characters
 from anotador.services import throttle
 from anotador.storage import names
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import SignedIn
 from anotador.storage.models import User
 from anotador.storage.models import name_key
 from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200

@@ -9,12 +9,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.tournaments.web.models import RoundTable
-from anotador.web.extensions import db
 
 
 def load_match(match_id: int) -> Match | None:

@@ -59,12 +59,12 @@ from anotador.statistics.reads import Summaries as Summaries
 from anotador.statistics.reads import kept_summaries as kept_summaries
 from anotador.statistics.reads import matches_version as matches_version
 from anotador.statistics.reads import summaries as summaries
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 PAGE_SIZE = 25
 PLAYERS_PAGE_SIZE = 50

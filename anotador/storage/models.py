@@ -19,11 +19,11 @@ from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
 
 from anotador import rules
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 if TYPE_CHECKING:
     # What db.Model is (extensions.Base), said so that the type checker sees it too.
-    from anotador.web.extensions import Base as Model
+    from anotador.storage.database import Base as Model
 else:
     Model = db.Model
 

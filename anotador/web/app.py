@@ -13,6 +13,7 @@ from anotador.commands import matches as commands
 from anotador.ratings import models as rating_models  # noqa: F401 - and the ratings
 from anotador.ratings import views as ratings
 from anotador.storage import caching
+from anotador.storage import database
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
 from anotador.tournaments.web import tables as tournament_tables
@@ -71,6 +72,7 @@ def create_app(
     if test_config is not None:
         app.config.from_mapping(test_config)
 
+    database.init_app(app)
     extensions.init_app(app)
     caching.init_app(app)
     # A tournament's table is final once its round closes, and its points stay bounded.

@@ -28,6 +28,7 @@ from anotador.services.documents import match_document
 from anotador.services.documents import refresh_summary
 from anotador.services.players import find_or_create_player
 from anotador.services.scope import Scope
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.tournaments import Problem as TournamentProblem
 from anotador.tournaments.document import SET_UP
@@ -38,7 +39,6 @@ from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
 from anotador.tournaments.web.models import TournamentPair
-from anotador.web.extensions import db
 
 SECTION_FORMAT = "anotador-backup-tournament/1"
 

@@ -19,13 +19,13 @@ from collections.abc import Iterator
 import sqlalchemy as sa
 
 from anotador.rules.problems import Problem
+from anotador.storage.database import db
 from anotador.tournaments import check_tournament
 from anotador.tournaments.limits import mended_name
 from anotador.tournaments.web import service
 from anotador.tournaments.web.backup import section_line
 from anotador.tournaments.web.backup_lines import line_problems
 from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
 
 
 @dataclasses.dataclass(frozen=True)

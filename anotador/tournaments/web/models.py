@@ -18,16 +18,16 @@ from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
 
+from anotador.storage.database import db
 from anotador.storage.models import NAME_LENGTH
 from anotador.storage.models import TOKEN_LENGTH
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
 from anotador.storage.models import utc_now
-from anotador.web.extensions import db
 
 if TYPE_CHECKING:
-    from anotador.web.extensions import Base as Model
+    from anotador.storage.database import Base as Model
 else:
     Model = db.Model
 

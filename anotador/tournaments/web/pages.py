@@ -20,6 +20,7 @@ from flask import request
 from flask import url_for
 
 from anotador.backup import csv_cell
+from anotador.storage.database import db
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import service
@@ -29,7 +30,6 @@ from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json
-from anotador.web.extensions import db
 from anotador.words import i18n
 
 Owned = Callable[[int], Tournament]

@@ -27,6 +27,7 @@ from flask_babel import gettext
 from anotador.sheets import shelf
 from anotador.sheets.render import printout_html
 from anotador.sheets.render import printout_key
+from anotador.storage.database import db
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import service
@@ -35,7 +36,6 @@ from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
-from anotador.web.extensions import db
 from anotador.web.views.printouts import printout_response
 from anotador.words import i18n
 

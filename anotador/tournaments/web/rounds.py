@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import seeding
 from anotador.tournaments.web.models import Round
@@ -26,7 +27,6 @@ from anotador.tournaments.web.service import table_match
 from anotador.tournaments.web.service import table_result
 from anotador.tournaments.web.service import table_state
 from anotador.tournaments.web.service import tournament_document
-from anotador.web.extensions import db
 
 
 def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False) -> Round:

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 
 from anotador.ratings.reads import shown_ratings
+from anotador.storage.database import db
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentPair
-from anotador.web.extensions import db
 
 
 def seeded(pairs: Sequence[TournamentPair], ratings: Mapping[int, int]) -> list[TournamentPair]:

@@ -23,6 +23,7 @@ from anotador.services.accounts import new_token
 from anotador.services.matches import create_match
 from anotador.services.matches import export_document
 from anotador.services.players import find_or_create_player
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
 from anotador.tournaments.limits import MAX_PAIRS
@@ -32,7 +33,6 @@ from anotador.tournaments.web.models import RoundTable
 from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.models import TournamentChange
 from anotador.tournaments.web.models import TournamentPair
-from anotador.web.extensions import db
 
 FORMAT = "anotador-tournament/1"
 SCALES = ("fibur-3", "fibur-4", "wdl", "points")

@@ -32,6 +32,7 @@ from flask import has_request_context
 from anotador.rules.problems import N_
 from anotador.rules.problems import Problem
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.tournaments.web.models import Round
 from anotador.tournaments.web.models import RoundTable
@@ -40,7 +41,6 @@ from anotador.tournaments.web.models import TournamentChange
 from anotador.tournaments.web.service import MAX_MP
 from anotador.tournaments.web.service import record
 from anotador.web import access
-from anotador.web.extensions import db
 
 MESSAGES: dict[str, str] = {
     "table_finished": N_(

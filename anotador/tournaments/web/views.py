@@ -20,6 +20,7 @@ from flask import url_for
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from anotador.storage.database import db
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
@@ -41,7 +42,6 @@ from anotador.tournaments.web.refusals import checked
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
-from anotador.web.extensions import db
 from anotador.web.forms.match import FORM_EXPIRED
 from anotador.web.forms.match import csrf_refused
 from anotador.words import i18n

@@ -18,10 +18,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
+from anotador.storage.database import db
 from anotador.web.errors import RETRY_AFTER_SECONDS
 from anotador.web.errors import answers_json
 from anotador.web.extensions import LANGUAGES
-from anotador.web.extensions import db
 
 bp = Blueprint("main", __name__)
 

@@ -41,11 +41,11 @@ from anotador.sheets import shelf
 from anotador.storage import signals
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import render_error
-from anotador.web.extensions import db
 from anotador.words import labels
 from anotador.words.i18n import problem_message
 
