@@ -25,7 +25,7 @@ PORT ?= 5000
 
 ## run: serve the app on the local network (HOST, PORT) and print the address to open on a
 ## phone with its QR code (SQLite in instance/ unless DATABASE_URL is set; from a checkout
-## the data folder is instance/, see anotador/web/config.py data_folder)
+## the data folder is instance/, see anotador/storage/config.py data_folder)
 run: $(STAMP) translations $(PYODIDE)
 	$(FLASK) db upgrade
 	$(BIN)/anotador run --host '$(HOST)' --port '$(PORT)'

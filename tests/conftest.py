@@ -20,8 +20,8 @@ from stored import match_document
 from stored import signed_in
 
 from anotador import create_app
+from anotador.storage.config import database_uri
 from anotador.storage.database import db
-from anotador.web.config import database_uri
 
 AppFactory = Callable[..., Flask]
 

@@ -27,13 +27,13 @@ from test_tournament_web import create as create_tournament
 from anotador import services
 from anotador.services import throttle
 from anotador.services.accounts import setup_code
+from anotador.storage.config import load_config
 from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
 from anotador.storage.models import name_key
 from anotador.tournaments.web.models import Tournament
-from anotador.web.config import load_config
 
 BEFORE_ACCOUNTS = "1e79c10ea954"
 

@@ -12,9 +12,9 @@ from sqlalchemy import inspect
 from sqlalchemy import text
 
 from anotador import create_app
+from anotador.storage.config import PROJECT_ROOT
+from anotador.storage.config import database_uri
 from anotador.storage.database import db
-from anotador.web.config import PROJECT_ROOT
-from anotador.web.config import database_uri
 from anotador.web.errors import CSRF_MESSAGE
 
 AppFactory = Callable[..., Flask]

@@ -204,7 +204,7 @@ def test_the_rematch_needs_the_csrf_token(app_factory: Any, make_match: MakeMatc
 
 
 def test_the_readme_says_un_modulo() -> None:
-    from anotador.web.config import PROJECT_ROOT
+    from anotador.storage.config import PROJECT_ROOT
 
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     assert "una módulo" not in readme

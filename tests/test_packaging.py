@@ -31,7 +31,7 @@ from anotador.commands import startup
 from anotador.commands.main import main
 from anotador.services.accounts import create_account
 from anotador.services.accounts import setup_code
-from anotador.web import config
+from anotador.storage import config
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 RESOURCES = ("templates", "static", "migrations")

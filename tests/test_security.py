@@ -24,10 +24,10 @@ from werkzeug.test import TestResponse
 
 from anotador import create_app
 from anotador.commands import demo
+from anotador.storage.config import proxy_settings
 from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.web import security
-from anotador.web.config import proxy_settings
 
 AppFactory = Callable[..., Flask]
 

@@ -22,7 +22,7 @@ from stored import signed_in
 from test_pdf import finished_match
 
 from anotador.sheets import shelf
-from anotador.web import config
+from anotador.storage import config
 
 AppFactory = Callable[..., Flask]
 FAKE = b"%PDF-1.7 stub"

@@ -37,7 +37,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-from anotador.web import config
+from anotador.storage import config
 from anotador.web import security
 
 #: Seconds a request may take to arrive whole (head and buffered body) once its connection

@@ -23,8 +23,8 @@ from babel.support import NullTranslations
 from flask import Flask
 
 from anotador import services
+from anotador.storage.config import MIGRATIONS
 from anotador.storage.database import db
-from anotador.web.config import MIGRATIONS
 from anotador.web.extensions import LANGUAGES
 from anotador.words.i18n import catalog_of
 from anotador.words.i18n import machine_language

@@ -25,7 +25,7 @@ from waitress.task import ErrorTask
 
 from anotador.commands import addresses as serving
 from anotador.commands import startup
-from anotador.web import config
+from anotador.storage import config
 from anotador.web import security
 
 #: Threads running the app. A PDF or a restore keeps one busy; a slow client keeps none.

@@ -119,7 +119,7 @@ def check_new_password(password: str, field: str = "password") -> None:
 
 
 def password_hash(password: str) -> str:
-    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.web.config.
+    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.storage.config.
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 

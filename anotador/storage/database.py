@@ -14,8 +14,8 @@ from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm.attributes import instance_state
 
-from anotador.web.config import MIGRATIONS
-from anotador.web.config import engine_options
+from anotador.storage.config import MIGRATIONS
+from anotador.storage.config import engine_options
 
 
 class Base(DeclarativeBase):
@@ -59,7 +59,8 @@ def init_app(app: Flask) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"], app.config.get("SQLALCHEMY_ENGINE_OPTIONS")
     )
     db.init_app(app)
-    # migrations/ beside the package in a checkout, inside it once installed (anotador.web.config).
+    # migrations/ beside the package in a checkout, inside it once installed
+    # (anotador.storage.config).
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         for engine in db.engines.values():

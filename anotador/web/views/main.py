@@ -40,7 +40,7 @@ def healthz() -> dict[str, str]:
 @answers_json
 def readyz() -> tuple[dict[str, str], int, dict[str, str]]:
     """Readiness, what a load balancer asks: 200 while the database answers ``SELECT 1``,
-    else 503 (within :data:`anotador.web.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
+    else 503 (within :data:`anotador.storage.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
     host that cannot reach it is taken out until it can."""
     try:
         with db.engine.connect() as connection:

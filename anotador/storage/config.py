@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-#: The package's own folder (``anotador/``; this module is in its ``web/``).
+#: The package's own folder (``anotador/``; this module is in its ``storage/``).
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 #: The folders of the app's files that are not Python code.
