@@ -31,7 +31,7 @@ from anotador.sheets.content import LANGUAGES
 from anotador.sheets.content import blank_context
 from anotador.sheets.content import match_context
 from anotador.storage.config import PROJECT_ROOT
-from anotador.storage.config import TRANSLATIONS
+from anotador.words import TRANSLATIONS
 from anotador.words import i18n
 from anotador.words import labels
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from anotador.words import TRANSLATIONS
+
 #: The package's own folder (``anotador/``; this module is in its ``storage/``).
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,8 +49,6 @@ def is_checkout(package_dir: Path) -> bool:
 #: the package folder once installed.
 PROJECT_ROOT = find_project_root(PACKAGE_DIR)
 MIGRATIONS = PROJECT_ROOT / "migrations"
-#: The compiled catalogs are in the package in both cases.
-TRANSLATIONS = PACKAGE_DIR / "words" / "translations"
 
 #: Forms are a few hundred bytes; anything near this is a mistake or an abuse.
 MAX_CONTENT_LENGTH = 1024 * 1024
