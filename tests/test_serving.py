@@ -1,5 +1,5 @@
 """Reachable from the table: the listening address, the LAN address, the banner with its QR
-code, the home page's QR code (anotador/commands/addresses.py) and gunicorn's settings
+code, the home page's QR code (anotador/web/addresses.py) and gunicorn's settings
 (anotador/commands/serve.py)."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from gunicorn.workers.gthread import ThreadWorker
 
-from anotador.commands import addresses as serving
 from anotador.commands import gunicorn_worker
 from anotador.commands import serve as production
+from anotador.commands import startup
+from anotador.web import addresses as serving
 from anotador.web import security
 from anotador.web.extensions import LANGUAGES
 from anotador.words import i18n
@@ -149,11 +150,11 @@ def test_is_loopback(host: str | None, loopback: bool):
 
 
 def qr_of(url: str) -> list[str]:
-    return serving.terminal_qr(url)
+    return startup.terminal_qr(url)
 
 
 def test_banner_shows_the_lan_address_and_its_qr_code(app: Flask, on_a_network: str):
-    lines = serving.banner_lines(app, "0.0.0.0", 5000)
+    lines = startup.banner_lines(app, "0.0.0.0", 5000)
 
     url = f"http://{LAN}:5000/"
     assert any(url in line and "phone" in line for line in lines)
@@ -166,7 +167,7 @@ def test_banner_shows_the_lan_address_and_its_qr_code(app: Flask, on_a_network: 
 
 
 def test_banner_without_a_network_says_only_this_machine(app: Flask, offline: None):
-    lines = serving.banner_lines(app, "0.0.0.0", 8000)
+    lines = startup.banner_lines(app, "0.0.0.0", 8000)
 
     assert any("No network" in line and "http://127.0.0.1:8000/" in line for line in lines)
     assert "\n".join(qr_of("http://127.0.0.1:8000/")) in "\n".join(lines)
@@ -189,7 +190,7 @@ def test_phone_address_for_each_kind_of_host(
 
 
 def test_a_loopback_banner_says_how_to_let_the_phones_in(app: Flask):
-    lines = serving.banner_lines(app, "127.0.0.1", 5000)
+    lines = startup.banner_lines(app, "127.0.0.1", 5000)
 
     assert any("Only this machine" in line and "HOST=0.0.0.0" in line for line in lines)
 
@@ -197,13 +198,13 @@ def test_a_loopback_banner_says_how_to_let_the_phones_in(app: Flask):
 def test_a_terminal_without_block_characters_gets_the_address_only(app: Flask, on_a_network: str):
     shown: list[str] = []
 
-    serving.echo_banner(app, "0.0.0.0", 5000, shown.append, "ascii")
+    startup.echo_banner(app, "0.0.0.0", 5000, shown.append, "ascii")
 
     assert any(f"http://{LAN}:5000/" in line for line in shown)
     assert not any("█" in line or "▀" in line for line in shown)
     everything: list[str] = []
-    serving.echo_banner(app, "0.0.0.0", 5000, everything.append, "utf-8")
-    assert everything == serving.banner_lines(app, "0.0.0.0", 5000)
+    startup.echo_banner(app, "0.0.0.0", 5000, everything.append, "utf-8")
+    assert everything == startup.banner_lines(app, "0.0.0.0", 5000)
 
 
 @pytest.mark.parametrize(
@@ -229,7 +230,7 @@ def test_the_banner_speaks_the_machines_language(
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
 
-    lines = serving.banner_lines(app, "0.0.0.0", 5000)
+    lines = startup.banner_lines(app, "0.0.0.0", 5000)
 
     assert any(text.startswith(line) and f"http://{LAN}:5000/" in text for text in lines)
 

@@ -23,7 +23,6 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from anotador.commands import addresses as serving
 from anotador.commands import startup
 from anotador.storage import config
 from anotador.web import security
@@ -87,7 +86,7 @@ def serve(app: Flask, host: str, port: int, echo: Callable[[str], object] = prin
     """Prepare ``app``'s database and serve it with waitress until stopped (Ctrl+C)."""
     startup.prepare(app, echo)
     server = listen(app, host, port)
-    serving.echo_banner(app, host, port, echo, sys.stdout.encoding)
+    startup.echo_banner(app, host, port, echo, sys.stdout.encoding)
     try:
         server.run()
     except KeyboardInterrupt:

@@ -21,7 +21,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from anotador import backup
 from anotador import services
-from anotador.commands import addresses as serving
 from anotador.ratings import reads as ratings
 from anotador.rules import Problem
 from anotador.rules import describe_variants
@@ -33,6 +32,7 @@ from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
 from anotador.web import access
+from anotador.web import addresses as serving
 from anotador.web import inputs
 from anotador.web import match_page
 from anotador.web.extensions import csrf

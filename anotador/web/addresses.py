@@ -1,9 +1,10 @@
 """Where the phones at the table open the app: the listening address, the machine's address
-on the local network, the startup banner with its QR code, and the QR on the home page.
+on the local network, and the QR on the home page (the startup banner that prints them is
+:func:`anotador.commands.startup.banner_lines`).
 
 ``anotador run`` (waitress, :mod:`anotador.commands.waitress_server`: what ``make run`` calls) and
 ``anotador serve`` (gunicorn, :mod:`anotador.commands.serve`) listen on ``HOST`` and ``PORT``
-(``0.0.0.0`` and 5000 unless set) and print :func:`banner_lines` once they are ready. QR
+(``0.0.0.0`` and 5000 unless set) and print the banner once they are ready. QR
 codes are made by segno (pure Python): text blocks for the terminal, an inline SVG for the
 page (no script, no image request, nothing loaded from outside).
 """
@@ -11,20 +12,15 @@ page (no script, no image request, nothing loaded from outside).
 from __future__ import annotations
 
 import functools
-import io
 import ipaddress
 import socket
-from collections.abc import Callable
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 from urllib.parse import urlunsplit
 
 import segno
-from flask import Flask
 from flask import Request
 from markupsafe import Markup
-
-from anotador.commands import startup
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
@@ -104,52 +100,6 @@ def phone_address(host: str, port: int) -> tuple[str, bool]:
             return url_for_host("127.0.0.1", port), False
         return url_for_host(lan, port), True
     return url_for_host(host, port), not is_loopback(host)
-
-
-def banner_lines(app: Flask, host: str, port: int) -> list[str]:
-    """What the server prints once it listens: the address to open on a phone and its QR code,
-    in the machine's language (``LANG`` and its kin: :func:`startup.machine_words`).
-
-    One function for both servers (``anotador run``, ``anotador serve``); ``app`` is there for
-    lines that depend on its state.
-    """
-    _ = startup.machine_words().gettext
-    url, reachable = phone_address(host, port)
-    lines = ["", "Anotador de Canasta"]
-    if reachable:
-        lines.append(_("Open it on a phone on this network: %(url)s") % {"url": url})
-    elif host in WILDCARD_HOSTS:
-        lines.append(
-            _("No network found: only this machine can open it, at %(url)s") % {"url": url}
-        )
-    else:
-        lines.append(
-            _("Only this machine can open it, at %(url)s (HOST=0.0.0.0 lets the phones in).")
-            % {"url": url}
-        )
-    lines.extend(terminal_qr(url))
-    lines.extend(startup.setup_code_lines(app))
-    return lines
-
-
-def terminal_qr(url: str) -> list[str]:
-    """The QR code of ``url`` in block characters (two rows of modules per line)."""
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue().rstrip("\n").split("\n")
-
-
-def echo_banner(
-    app: Flask, host: str, port: int, echo: Callable[[str], object], encoding: str | None
-) -> None:
-    """Print :func:`banner_lines` through ``echo`` (``click.echo``, ``print``) to a terminal
-    of ``encoding``: one that cannot show the QR's block characters gets the address only."""
-    for line in banner_lines(app, host, port):
-        try:
-            line.encode(encoding or "utf-8")
-        except (UnicodeEncodeError, LookupError):
-            continue
-        echo(line)
 
 
 def page_url(request: Request) -> str | None:
