@@ -23,8 +23,8 @@ from test_sharing import make_link
 from test_sharing import opened
 
 from anotador import services
-from anotador.sheets import links as sheet_links
 from anotador.sheets import shelf
+from anotador.web import sheet_links
 
 
 def sheet_link(client: FlaskClient, match_id: int) -> str:
