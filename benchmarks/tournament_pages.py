@@ -25,10 +25,10 @@ from anotador.services.accounts import new_token
 from anotador.services.documents import refresh_summary
 from anotador.storage.database import db
 from anotador.storage.models import Hand
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import Tournament
 from benchmarks import server
 from benchmarks import server_pages
 

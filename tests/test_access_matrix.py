@@ -26,9 +26,9 @@ from stored import signed_in
 from anotador import create_app
 from anotador import services
 from anotador.storage.database import db
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import rounds as tournament_rounds
 from anotador.tournaments.web import service as tournament_service
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.service import SetUp
 from anotador.web.views.engine import rules_bundle
 

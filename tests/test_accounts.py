@@ -33,7 +33,7 @@ from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
 from anotador.storage.models import name_key
-from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.store.models import Tournament
 
 BEFORE_ACCOUNTS = "1e79c10ea954"
 

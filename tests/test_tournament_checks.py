@@ -26,10 +26,10 @@ from test_tournament_web import create
 from anotador.rules.problems import MESSAGES
 from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tournaments"))
 from tournament_cases import problems as file_problems  # noqa: E402

@@ -19,7 +19,7 @@ from anotador import services
 from anotador.backup import match_file
 from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.store.models import RoundTable
 
 
 def test_the_phone_reads_the_rounds_hands_and_its_engine_ends_the_match(

@@ -26,10 +26,10 @@ from test_tournament_web import table_ids
 from anotador import services
 from anotador.storage.database import db
 from anotador.storage.models import Player
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import rounds
 from anotador.tournaments.web import service
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
 
 
 def text_of(client: FlaskClient, path: str) -> str:

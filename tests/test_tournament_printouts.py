@@ -28,7 +28,7 @@ from test_tournament_web import create
 
 from anotador.sheets import shelf
 from anotador.storage.database import db
-from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.store.models import Tournament
 
 AppFactory = Callable[..., Flask]
 

@@ -14,7 +14,7 @@ from test_tournament_web import play_round
 from test_tournament_web import seats
 
 from anotador.storage.database import db
-from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.store.models import TournamentChange
 
 FOUR = {
     "A": ("Ana", "Alba"),

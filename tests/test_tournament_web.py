@@ -20,9 +20,9 @@ from test_hands import record
 from anotador import tournaments
 from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentChange
 
 ENGLISH = {"Accept-Language": "en"}
 #: The worked example's set-up (§6): five pairs A to E.

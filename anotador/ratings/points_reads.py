@@ -13,8 +13,8 @@ from flask import current_app
 from anotador.ratings.club_points import Placings
 from anotador.ratings.club_points import club_points
 from anotador.storage.database import db
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import draws
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.service import tournament_document
 
 

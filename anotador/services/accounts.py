@@ -32,7 +32,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import SignedIn
 from anotador.storage.models import User
 from anotador.storage.models import name_key
-from anotador.tournaments.web.models import Tournament
+from anotador.tournaments.store.models import Tournament
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200

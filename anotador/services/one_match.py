@@ -14,7 +14,7 @@ from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.tournaments.web.models import RoundTable
+from anotador.tournaments.store.models import RoundTable
 
 
 def load_match(match_id: int) -> Match | None:

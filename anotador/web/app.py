@@ -16,7 +16,7 @@ from anotador.storage import caching
 from anotador.storage import config
 from anotador.storage import database
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
-from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments.store import models as tournament_models  # noqa: F401 - its tables
 from anotador.tournaments.web import tables as tournament_tables
 from anotador.tournaments.web import views as tournaments
 from anotador.web import assets

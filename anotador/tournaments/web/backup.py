@@ -33,12 +33,12 @@ from anotador.storage.models import Match
 from anotador.tournaments import Problem as TournamentProblem
 from anotador.tournaments.document import SET_UP
 from anotador.tournaments.limits import read_name
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentChange
+from anotador.tournaments.store.models import TournamentPair
 from anotador.tournaments.web.backup_lines import line_problems
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentChange
-from anotador.tournaments.web.models import TournamentPair
 
 SECTION_FORMAT = "anotador-backup-tournament/1"
 

@@ -18,8 +18,8 @@ from anotador.tournaments.limits import MAX_PAIRS
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE as MAX_MP
 from anotador.tournaments.limits import MAX_TABLE
-from anotador.tournaments.web.models import ROUND_STATUSES
-from anotador.tournaments.web.models import TOURNAMENT_STATUSES
+from anotador.tournaments.store.models import ROUND_STATUSES
+from anotador.tournaments.store.models import TOURNAMENT_STATUSES
 from anotador.tournaments.web.service import FORMAT as FILE_FORMAT
 
 LINE_KEYS = (*SET_UP, "format", "status", "shared", "created_at", "pairs", "round_rows", "changes")

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import url_for
 
-from anotador.tournaments.web.models import Round
+from anotador.tournaments.store.models import Round
 from anotador.web.addresses import qr_svg
 
 

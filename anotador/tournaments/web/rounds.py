@@ -12,12 +12,12 @@ from typing import Any
 
 from anotador.storage import signals
 from anotador.storage.database import db
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 from anotador.tournaments.web import draws
 from anotador.tournaments.web import seeding
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.service import Refused
 from anotador.tournaments.web.service import current_round
 from anotador.tournaments.web.service import lock

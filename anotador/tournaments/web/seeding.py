@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from anotador.ratings.reads import shown_ratings
 from anotador.storage.database import db
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 
 
 def seeded(pairs: Sequence[TournamentPair], ratings: Mapping[int, int]) -> list[TournamentPair]:

@@ -28,11 +28,11 @@ from anotador.storage.models import Match
 from anotador.storage.models import name_key
 from anotador.tournaments.limits import MAX_PAIRS
 from anotador.tournaments.limits import MAX_SIZE
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentChange
-from anotador.tournaments.web.models import TournamentPair
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentChange
+from anotador.tournaments.store.models import TournamentPair
 
 FORMAT = "anotador-tournament/1"
 SCALES = ("fibur-3", "fibur-4", "wdl", "points")

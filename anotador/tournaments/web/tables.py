@@ -34,10 +34,10 @@ from anotador.rules.problems import Problem
 from anotador.storage import signals
 from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentChange
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentChange
 from anotador.tournaments.web.service import MAX_MP
 from anotador.tournaments.web.service import record
 from anotador.web import access

@@ -21,6 +21,9 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from anotador.storage.database import db
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
@@ -33,9 +36,6 @@ from anotador.tournaments.web.forms import PairForm
 from anotador.tournaments.web.forms import ResultForm
 from anotador.tournaments.web.forms import SwapForm
 from anotador.tournaments.web.forms import TournamentForm
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.refusals import REFUSALS
 from anotador.tournaments.web.refusals import attempt
 from anotador.tournaments.web.refusals import checked
