@@ -25,10 +25,10 @@ from anotador.services.accounts import new_token
 from anotador.services.documents import refresh_summary
 from anotador.storage.database import db
 from anotador.storage.models import Hand
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
 from benchmarks import server
 from benchmarks import server_pages
 

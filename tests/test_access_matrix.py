@@ -26,10 +26,10 @@ from stored import signed_in
 from anotador import create_app
 from anotador import services
 from anotador.storage.database import db
+from anotador.tournaments.operations import rounds as tournament_rounds
+from anotador.tournaments.operations import service as tournament_service
+from anotador.tournaments.operations.service import SetUp
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import rounds as tournament_rounds
-from anotador.tournaments.web import service as tournament_service
-from anotador.tournaments.web.service import SetUp
 from anotador.web.views.engine import rules_bundle
 
 #: The visitors, in the order of each EXPECTED string.

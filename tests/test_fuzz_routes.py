@@ -84,12 +84,12 @@ from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
+from anotador.tournaments.operations import rounds as tournament_rounds
+from anotador.tournaments.operations import service as tournament_service
+from anotador.tournaments.operations.service import SetUp
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
-from anotador.tournaments.web import rounds as tournament_rounds
-from anotador.tournaments.web import service as tournament_service
-from anotador.tournaments.web.service import SetUp
 from anotador.web.extensions import LANGUAGES
 from anotador.web.views.engine import rules_bundle
 

@@ -22,10 +22,10 @@ from test_tournament_web import table_ids
 
 from anotador.storage.database import db
 from anotador.storage.models import Match
+from anotador.tournaments.operations import backup as tournament_backup
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentChange
-from anotador.tournaments.web import backup as tournament_backup
 
 ENGLISH = {"Accept-Language": "en"}
 

@@ -27,11 +27,11 @@ from test_tournament_web import table_ids
 from anotador.storage import signals
 from anotador.storage.database import db
 from anotador.storage.models import Match
+from anotador.tournaments.operations import tables
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentChange
-from anotador.tournaments.web import tables
 
 CLOSED = "This table's round is closed: its result is final."
 FINISHED = "The tournament has finished: this table's result is final."

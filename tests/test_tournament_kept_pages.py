@@ -26,10 +26,10 @@ from test_tournament_web import table_ids
 from anotador import services
 from anotador.storage.database import db
 from anotador.storage.models import Player
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
 
 
 def text_of(client: FlaskClient, path: str) -> str:

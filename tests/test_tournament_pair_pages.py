@@ -22,8 +22,8 @@ from test_tournament_web import play_round
 from anotador import services
 from anotador import tournaments
 from anotador.storage.database import db
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import service
 from anotador.tournaments.web.pages import as_csv
 
 

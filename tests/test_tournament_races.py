@@ -40,11 +40,11 @@ from anotador.storage.caching import caches
 from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentChange
 from anotador.tournaments.store.models import TournamentPair
-from anotador.tournaments.web import draws
-from anotador.tournaments.web import service
 
 TABS = 4
 TRIALS = 3

@@ -43,7 +43,7 @@ from anotador.storage import signals
 from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import name_key
-from anotador.tournaments.web import backup as tournaments
+from anotador.tournaments.operations import backup as tournaments
 
 MB = 1024 * 1024
 #: A match file line (or a whole match file) longer than this is reported invalid without

@@ -16,9 +16,10 @@ from anotador.storage import caching
 from anotador.storage import config
 from anotador.storage import database
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
+from anotador.tournaments.operations import tables as tournament_tables
 from anotador.tournaments.store import models as tournament_models  # noqa: F401 - its tables
-from anotador.tournaments.web import tables as tournament_tables
 from anotador.tournaments.web import views as tournaments
+from anotador.web import access
 from anotador.web import assets
 from anotador.web import errors
 from anotador.web import extensions
@@ -76,7 +77,7 @@ def create_app(
     extensions.init_app(app)
     caching.init_app(app)
     # A tournament's table is final once its round closes, and its points stay bounded.
-    tournament_tables.init_app(app)
+    tournament_tables.init_app(app, access.user_id)
     # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter

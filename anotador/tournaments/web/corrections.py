@@ -13,9 +13,9 @@ from flask import flash
 from flask import redirect
 from flask import url_for
 
+from anotador.tournaments.operations import rounds
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import rounds
 from anotador.tournaments.web.forms import ReasonForm
 from anotador.web import access
 

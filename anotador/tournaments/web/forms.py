@@ -18,8 +18,8 @@ from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE as MAX_MP
 from anotador.tournaments.limits import NAME_LENGTH
-from anotador.tournaments.web import draws
-from anotador.tournaments.web.service import SetUp
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations.service import SetUp
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import SYSTEM_LABELS
 from anotador.web import inputs

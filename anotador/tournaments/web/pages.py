@@ -21,11 +21,11 @@ from flask import url_for
 
 from anotador.backup import csv_cell
 from anotador.storage.database import db
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import draws
 from anotador.tournaments.web import kept
-from anotador.tournaments.web import service
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs

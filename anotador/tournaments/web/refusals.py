@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from anotador.storage.database import db
-from anotador.tournaments.web import service
+from anotador.tournaments.operations import service
 from anotador.web.forms.match import FORM_EXPIRED
 from anotador.web.forms.match import csrf_refused
 

@@ -2,8 +2,9 @@
 tournament's link sees (a page, a board for a projector, the exports).
 
 Thin, as every view: a form read by :mod:`anotador.web.inputs`, one use case of
-:mod:`anotador.tournaments.web.service` or :mod:`~anotador.tournaments.web.rounds`, a redirect; a
-change the tournament's state does not allow says why (409) and changes nothing.
+:mod:`anotador.tournaments.operations.service` or
+:mod:`~anotador.tournaments.operations.rounds`, a redirect; a change the tournament's state
+does not allow says why (409) and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from anotador.storage.database import db
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
@@ -29,8 +32,6 @@ from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.forms import PairForm
 from anotador.tournaments.web.forms import ResultForm

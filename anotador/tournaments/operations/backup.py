@@ -33,12 +33,12 @@ from anotador.storage.models import Match
 from anotador.tournaments import Problem as TournamentProblem
 from anotador.tournaments.document import SET_UP
 from anotador.tournaments.limits import read_name
+from anotador.tournaments.operations.backup_lines import line_problems
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentChange
 from anotador.tournaments.store.models import TournamentPair
-from anotador.tournaments.web.backup_lines import line_problems
 
 SECTION_FORMAT = "anotador-backup-tournament/1"
 

@@ -12,21 +12,21 @@ from typing import Any
 
 from anotador.storage import signals
 from anotador.storage.database import db
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations import seeding
+from anotador.tournaments.operations.service import Refused
+from anotador.tournaments.operations.service import current_round
+from anotador.tournaments.operations.service import lock
+from anotador.tournaments.operations.service import not_finished
+from anotador.tournaments.operations.service import record
+from anotador.tournaments.operations.service import table_match
+from anotador.tournaments.operations.service import table_result
+from anotador.tournaments.operations.service import table_state
+from anotador.tournaments.operations.service import tournament_document
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
-from anotador.tournaments.web import draws
-from anotador.tournaments.web import seeding
-from anotador.tournaments.web.service import Refused
-from anotador.tournaments.web.service import current_round
-from anotador.tournaments.web.service import lock
-from anotador.tournaments.web.service import not_finished
-from anotador.tournaments.web.service import record
-from anotador.tournaments.web.service import table_match
-from anotador.tournaments.web.service import table_result
-from anotador.tournaments.web.service import table_state
-from anotador.tournaments.web.service import tournament_document
 
 
 def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False) -> Round:

@@ -1,4 +1,4 @@
-"""A tournament line of a backup (``anotador.tournaments.web.backup``) checked before anything
+"""A tournament line of a backup (``.backup``) checked before anything
 is stored: its rows' shape here, then its set-up, pairs and rounds by the tournament file's own
 checks (``check_tournament``), so a bad line is refused with the problems the file would have
 (a name, a pair against itself, a table number, a round beyond ``rounds``), by the same paths
@@ -18,9 +18,9 @@ from anotador.tournaments.limits import MAX_PAIRS
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE as MAX_MP
 from anotador.tournaments.limits import MAX_TABLE
+from anotador.tournaments.operations.service import FORMAT as FILE_FORMAT
 from anotador.tournaments.store.models import ROUND_STATUSES
 from anotador.tournaments.store.models import TOURNAMENT_STATUSES
-from anotador.tournaments.web.service import FORMAT as FILE_FORMAT
 
 LINE_KEYS = (*SET_UP, "format", "status", "shared", "created_at", "pairs", "round_rows", "changes")
 PAIR_KEYS = ("players", "club", "withdrawn", "joined_round")

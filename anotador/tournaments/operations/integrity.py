@@ -22,10 +22,10 @@ from anotador.rules.problems import Problem
 from anotador.storage.database import db
 from anotador.tournaments import check_tournament
 from anotador.tournaments.limits import mended_name
+from anotador.tournaments.operations import service
+from anotador.tournaments.operations.backup import section_line
+from anotador.tournaments.operations.backup_lines import line_problems
 from anotador.tournaments.store.models import Tournament
-from anotador.tournaments.web import service
-from anotador.tournaments.web.backup import section_line
-from anotador.tournaments.web.backup_lines import line_problems
 
 
 @dataclasses.dataclass(frozen=True)

@@ -19,6 +19,7 @@ or after the save. On SQLite the claim already holds the database's one write lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,13 +35,12 @@ from anotador.rules.problems import Problem
 from anotador.storage import signals
 from anotador.storage.database import db
 from anotador.storage.models import Match
+from anotador.tournaments.operations.service import MAX_MP
+from anotador.tournaments.operations.service import record
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentChange
-from anotador.tournaments.web.service import MAX_MP
-from anotador.tournaments.web.service import record
-from anotador.web import access
 
 MESSAGES: dict[str, str] = {
     "table_finished": N_(
@@ -65,8 +65,15 @@ class TableProblem(Problem):
     messages: ClassVar[Mapping[str, str]] = MESSAGES
 
 
-def init_app(app: Flask) -> None:
-    """Put every change to ``app``'s matches to :func:`check`."""
+#: Where :func:`init_app` keeps who makes a change in a request (a correction's author).
+ACTING_USER = "anotador.tournaments.acting_user"
+
+
+def init_app(app: Flask, acting_user: Callable[[], int | None]) -> None:
+    """Put every change to ``app``'s matches to :func:`check`; ``acting_user`` says who makes a
+    change in a request (the factory gives the web's :func:`anotador.web.access.user_id`: the
+    use cases sit below the web and import none of it)."""
+    app.extensions[ACTING_USER] = acting_user
     signals.match_changing.connect(check, sender=app)
 
 
@@ -108,7 +115,7 @@ STATE = (
 )
 
 
-def check(_app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) -> list[Problem]:
+def check(app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) -> list[Problem]:
     """The problems that refuse ``change`` to ``match`` (its row's new columns set), or none;
     a correction of a reopened round's table is logged in the same transaction."""
     tournament_id = db.session.execute(LOCK, {"match_id": match.id}).scalar()
@@ -126,7 +133,7 @@ def check(_app: Flask, *, match: Match, change: str, before: Mapping[str, Any]) 
         assert tournament is not None
         record(
             tournament,
-            access.user_id() if has_request_context() else None,
+            app.extensions[ACTING_USER]() if has_request_context() else None,
             "table_corrected",
             round=table.round,
             table=table.table,
