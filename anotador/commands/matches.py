@@ -25,8 +25,8 @@ from anotador import services
 from anotador.commands.accounts import owner_option
 from anotador.commands.accounts import share_command
 from anotador.commands.accounts import users_command
-from anotador.ratings.command import ratings_check
-from anotador.ratings.command import ratings_command
+from anotador.commands.ratings import ratings_check
+from anotador.commands.ratings import ratings_command
 from anotador.services.scope import EVERYTHING
 from anotador.storage import signals
 from anotador.tournaments.operations import integrity as tournament_integrity
