@@ -72,11 +72,13 @@ $(PYODIDE): package.json package-lock.json scripts/compile-stdlib.mjs
 		echo "make: npm not found: phones will not score without a connection"; \
 	fi
 
-## lint: ruff check, ruff format --check and mypy (strict on anotador/rules)
+## lint: ruff check, ruff format --check, mypy (strict on anotador/rules) and lint-imports
+## (the layers of docs/architecture.md, [tool.importlinter] in pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 ## format: apply ruff's fixes and formatting
 format: $(STAMP)
