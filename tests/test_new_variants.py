@@ -19,6 +19,7 @@ from test_matches import new_match_fields
 from anotador import rules
 from anotador import services
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import reads as statistics_reads
 from anotador.statistics import summaries as stats
 
 ENGLISH = {"Accept-Language": "en"}
@@ -227,7 +228,7 @@ def test_statistics_count_canastas_by_kind_and_special_hands(
     with app.app_context():
         player = services.queries.find_player(EVERYTHING, "Ana")
         assert player is not None
-        summaries = services.queries.summaries(EVERYTHING, frozenset({player.id}), all_players=True)
+        summaries = statistics_reads.summaries(EVERYTHING, frozenset({player.id}), all_players=True)
         record = stats.team_stats(summaries, frozenset({player.id})).by_variant["mac"]
         assert record.kinds["natural"] == 1
         assert record.kinds["aces"] == 1

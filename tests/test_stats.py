@@ -14,6 +14,7 @@ from stored import match_document
 from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
+from anotador.statistics import reads as statistics_reads
 from anotador.statistics import summaries as stats
 from anotador.storage.models import name_key
 
@@ -79,7 +80,7 @@ def ids(app: Flask) -> dict[str, int]:
 
 def load(app: Flask, *players: int, **filters: Any) -> list[stats.MatchSummary]:
     with app.app_context():
-        return services.queries.summaries(
+        return statistics_reads.summaries(
             EVERYTHING, players, services.queries.Filters(**filters), all_players=True
         )
 
@@ -137,7 +138,7 @@ def test_a_match_without_hands_is_not_a_match_played(app: Flask, ids: dict[str, 
     with app.app_context():
         # The account's own statement (one player, no filter) too.
         owner = Scope(services.accounts.find_account(OWNER).id)
-        mine = services.queries.summaries(owner, [ids["Ana"]])
+        mine = statistics_reads.summaries(owner, [ids["Ana"]])
         rows, _after = services.queries.player_registry(owner)
     assert stats.record(mine, ana).matches == 4
     assert {row.name: row.matches for row in rows} == {"Ana": 4, "Beto": 4, "Carla": 4, "Dani": 4}

@@ -19,6 +19,7 @@ from stored import signed_in
 
 from anotador import services
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import reads as statistics_reads
 from anotador.storage import caching
 from anotador.storage.database import db
 from anotador.storage.models import Group
@@ -140,7 +141,7 @@ def test_summaries_made_from_a_newer_state_are_kept_under_it(app: Flask, make_ma
     match_id = make_match(sides=PAIRS, hands=[HAND])
     ana = player_id(app, "Ana")
     with app.test_request_context("/"):
-        found = services.queries.kept_summaries(EVERYTHING, [ana], all_players=True)
+        found = statistics_reads.kept_summaries(EVERYTHING, [ana], all_players=True)
         listed = found.key
     with app.app_context():
         match = services.queries.load_match(match_id)
