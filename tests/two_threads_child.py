@@ -1,4 +1,4 @@
-"""The child process of tests/test_two_threads.py: two threads of one app at the same time.
+"""The child process of tests/storage/test_two_threads.py: two threads of one app at the same time.
 
 The main thread restores a backup (``POST /historial/restaurar``) while another thread, with its
 own test client of the same app, loads ``/historial`` until the restore is over: what a threaded

@@ -22,7 +22,7 @@ everything over TLS or HTTP/2 (``anotador serve`` configures neither: a proxy te
 TLS). Pipelined requests go through the buffer too.
 
 Written against gunicorn 27's ``ThreadWorker`` (its ``enqueue_req``, ``handle`` and
-``murder_pending`` hooks); ``tests/test_slow_clients.py`` runs it for real.
+``murder_pending`` hooks); ``tests/commands/test_slow_clients.py`` runs it for real.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 sends can poison stored data, and what was typed survives an expired form.
 
 Each test names the item of the issue it pins down; the route fuzzer
-(``tests/test_fuzz_routes.py``) covers every route with generated values besides.
+(``tests/web/test_fuzz_routes.py``) covers every route with generated values besides.
 """
 
 from __future__ import annotations

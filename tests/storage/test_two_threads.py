@@ -25,7 +25,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 
-CHILD = Path(__file__).with_name("two_threads_child.py")
+CHILD = Path(__file__).parent.parent / "two_threads_child.py"
 #: Enough matches for the restore to last while the other thread loads many pages.
 MATCHES = 3000
 #: Only there so that a child that hangs fails instead of blocking the run; never reached.

@@ -31,7 +31,7 @@ from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 E1 = json.loads((ROOT / "tests/fixtures/examples/E01.json").read_text())
 E1_HAND = E1["hands"][0]
 

@@ -36,7 +36,7 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 
-E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
+E01 = Path(__file__).parent.parent / "fixtures" / "examples" / "E01.json"
 
 LAST_DAY = datetime.date(2030, 1, 1)
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzáéíóúñüABCDEJOSÉÑ -'"

@@ -25,7 +25,7 @@ on, every POST without its token is a 4xx that writes nothing.
 
 A route added tomorrow is fuzzed the day it is added; a route with a URL variable this file
 cannot fill (an unknown converter, an id of an unknown table) fails loudly: teach URL_FILLERS.
-``FUZZ_EXAMPLES=200 pytest tests/test_fuzz_routes.py`` searches longer.
+``FUZZ_EXAMPLES=200 pytest tests/web/test_fuzz_routes.py`` searches longer.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from anotador.rules.api import score_document
 from anotador.web.security import CONTENT_SECURITY_POLICY
 from anotador.web.views.engine import rules_bundle
 
-EXAMPLES = Path(__file__).parent / "fixtures" / "examples"
+EXAMPLES = Path(__file__).parent.parent / "fixtures" / "examples"
 
 
 def bundle_url(client) -> str:

@@ -21,7 +21,7 @@ from anotador import rules
 from anotador.commands.main import main
 from anotador.rules import describe_variants
 
-EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "examples"
 
 
 def document(**changes: Any) -> dict[str, Any]:

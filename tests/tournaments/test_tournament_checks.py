@@ -7,7 +7,6 @@ page of a tournament with no pair or one answers."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,9 @@ from test_tournament_backup import club_night
 from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
 from test_tournament_web import create
+from tournament_cases import problems as file_problems
+from tournament_cases import run
+from tournament_cases import tournament as file_of
 
 from anotador.rules.problems import MESSAGES
 from anotador.storage.database import db
@@ -30,11 +32,6 @@ from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "tournaments"))
-from tournament_cases import problems as file_problems  # noqa: E402
-from tournament_cases import run  # noqa: E402
-from tournament_cases import tournament as file_of  # noqa: E402
 
 ENGLISH = {"Accept-Language": "en"}
 #: The largest tournament file the command reads (anotador.tournaments.limits).

@@ -16,7 +16,7 @@ from anotador import rules
 from anotador.rules import make_rules
 from anotador.rules import opening_minimum
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = ROOT / "docs" / "rules"
 ROW = re.compile(r"^\|\s*(?P<scores>[^|]+?)\s*\|\s*(?P<minimum>[\d,]+)\s*\|$")
 # How a row names the totals it covers: "below 0", "0 to 1,495", "7,000 or more".

@@ -31,7 +31,7 @@ from anotador.storage.models import Match
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 
-E01 = Path(__file__).parent / "fixtures" / "examples" / "E01.json"
+E01 = Path(__file__).parent.parent / "fixtures" / "examples" / "E01.json"
 HEADER = json.dumps({"format": backup.BACKUP_FORMAT})
 #: Short lines that are no match file, of every kind a parser sees differently.
 TINY_INVALID = ["x", "{}", "1", "[]", "null", '"texto"', "{roto", '{"format": "otro"}', "[[]]"]
