@@ -25,7 +25,7 @@ PORT ?= 5000
 
 ## run: serve the app on the local network (HOST, PORT) and print the address to open on a
 ## phone with its QR code (SQLite in instance/ unless DATABASE_URL is set; from a checkout
-## the data folder is instance/, see anotador/web/config.py data_folder)
+## the data folder is instance/, see anotador/storage/config.py data_folder)
 run: $(STAMP) translations $(PYODIDE)
 	$(FLASK) db upgrade
 	$(BIN)/anotador run --host '$(HOST)' --port '$(PORT)'
@@ -72,11 +72,13 @@ $(PYODIDE): package.json package-lock.json scripts/compile-stdlib.mjs
 		echo "make: npm not found: phones will not score without a connection"; \
 	fi
 
-## lint: ruff check, ruff format --check and mypy (strict on anotador/rules)
+## lint: ruff check, ruff format --check, mypy (strict on anotador/rules) and lint-imports
+## (the layers of docs/architecture.md, [tool.importlinter] in pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 ## format: apply ruff's fixes and formatting
 format: $(STAMP)

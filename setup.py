@@ -3,7 +3,7 @@
 The app's templates, static files and migrations live beside the package in the checkout
 (``templates/``, ``static/``, ``migrations/``), where the developers edit them. A wheel must
 carry them inside the package, so ``build_py`` copies them to ``anotador/templates``,
-``anotador/static`` and ``anotador/migrations`` of the build; ``anotador.web.config`` finds them
+``anotador/static`` and ``anotador/migrations`` of the build; ``anotador.storage.config`` finds them
 there when the package is installed, and beside it in a checkout.
 
 The translation catalogs are compiled here too (``.po`` to ``.mo``), so a clean checkout holds

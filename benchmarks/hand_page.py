@@ -4,7 +4,7 @@ Measured through the Flask test client on a temporary SQLite database, for the h
 common form (uruguaya 4p) and the biggest one (canastone 6p-3x2: seven canasta kinds and
 three sides), as a phone downloads it (``Accept-Encoding: gzip``: pages compressed, static
 files sent as they are, then kept for a year). Target: at most 100 KB on the wire, as
-``tests/test_hands.py`` asserts; the uncompressed size is shown beside it.
+``tests/web/test_hands.py`` asserts; the uncompressed size is shown beside it.
 """
 
 from __future__ import annotations

@@ -30,9 +30,9 @@ from anotador import create_app
 from anotador import services
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
-from anotador.web.extensions import db
 from benchmarks.web import signed_in_client
 
 SMALL = 100

@@ -23,7 +23,7 @@ from typing import Any
 from anotador import backup
 from anotador import rules
 from anotador.storage import caching
-from anotador.web.extensions import db
+from anotador.storage.database import db
 from benchmarks.restore import make_app
 from benchmarks.restore import peak_rss_mb
 from benchmarks.restore import reset_peak

@@ -35,7 +35,7 @@ from anotador import create_app
 from anotador import services
 from anotador.ratings import store
 from anotador.ratings.models import PlayerRating
-from anotador.web.extensions import db
+from anotador.storage.database import db
 from benchmarks.hand_save import FORM
 from benchmarks.web import ACCOUNT
 from benchmarks.web import signed_in_client

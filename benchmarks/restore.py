@@ -6,7 +6,7 @@ upload). For each: seconds, the child's peak resident memory (VmHWM, reset just 
 post) and its growth over what the child held before posting (target: under 200 MB extra),
 and how a history page fetched meanwhile by another forked child (another worker of the
 server) fared: the restore must not starve other requests. (A forked child, as a server's
-other worker would be; two threads of one process are covered by tests/test_two_threads.py.)
+other worker would be; two threads of one process are covered by tests/storage/test_two_threads.py.)
 
 Uploads (``ANOTADOR_BENCH_RESTORE_MB``, default 60 MB each):
 
@@ -39,8 +39,8 @@ from anotador import backup
 from anotador import create_app
 from anotador.commands import demo
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 from benchmarks.web import signed_in_client
 
 MB = 1024 * 1024

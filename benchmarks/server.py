@@ -34,7 +34,7 @@ import flask_migrate
 
 from anotador import create_app
 from anotador.commands import serve as production
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 SECRET = "benchmark-secret-" + "x" * 32
 #: The account a benchmark's seed makes and its phones sign in as (:meth:`LiveServer.sign_in`).

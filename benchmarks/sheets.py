@@ -200,7 +200,7 @@ def download_lines() -> list[str]:
             for _ in range(DOWNLOADS)
         ]
         with app.app_context():
-            from anotador.web.extensions import db
+            from anotador.storage.database import db
 
             db.engine.dispose()
     median = statistics.median(repeated)

@@ -35,11 +35,11 @@ from flask import Flask
 from anotador import create_app
 from anotador import services
 from anotador.commands.startup import prepare
+from anotador.storage.database import db
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import kept
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
 from benchmarks import live
 from benchmarks.hand_save import spread
 from benchmarks.tournament_pages import HANDS

@@ -24,12 +24,12 @@ from anotador import rules
 from anotador import services
 from anotador.services.accounts import new_token
 from anotador.services.documents import refresh_summary
+from anotador.storage.database import db
 from anotador.storage.models import Hand
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import Tournament
 from benchmarks import server
 from benchmarks import server_pages
 

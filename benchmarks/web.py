@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from anotador import create_app
 from anotador import services
 from anotador.storage import caching
+from anotador.storage.database import db
 from anotador.web import access
-from anotador.web.extensions import db
 
 ROUNDS = 300
 WARM_UP = 20

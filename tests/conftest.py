@@ -20,8 +20,8 @@ from stored import match_document
 from stored import signed_in
 
 from anotador import create_app
-from anotador.web.config import database_uri
-from anotador.web.extensions import db
+from anotador.storage.config import database_uri
+from anotador.storage.database import db
 
 AppFactory = Callable[..., Flask]
 

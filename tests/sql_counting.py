@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask
 
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 
 @contextmanager

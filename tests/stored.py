@@ -23,11 +23,11 @@ from flask_login.utils import encode_cookie
 
 from anotador import services
 from anotador.services.scope import EVERYTHING
+from anotador.storage.database import db
 from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import User
 from anotador.web import access
-from anotador.web.extensions import db
 
 #: The ``make_match`` fixture: ``make_match(variant, *, sides=, hands=, layout=, first_dealer=,
 #: **document_keys) -> match id``.

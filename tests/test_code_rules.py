@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -43,3 +45,35 @@ def test_the_web_layer_reads_numbers_through_the_input_policy(path: Path):
         if isinstance(function, ast.Attribute) and function.attr in ("isdigit", "isdecimal"):
             found.append(f".{function.attr}() at line {node.lineno}")
     assert found == [], f"{path.relative_to(PACKAGE)}: use anotador.web.inputs instead of {found}"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def contract_layers() -> list[str]:
+    """The modules of the layers contract that ``lint-imports`` checks (``make lint``)."""
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    (layers,) = [
+        contract["layers"]
+        for contract in pyproject["tool"]["importlinter"]["contracts"]
+        if contract["type"] == "layers"
+    ]
+    return [name.strip() for line in layers for name in re.split(r"[:|]", line)]
+
+
+def test_every_module_is_in_a_layer_of_the_contract():
+    """A new module goes into a layer of pyproject.toml's contract (or into a package that is
+    one): the contract does not see where a module left out of it points."""
+    layers = contract_layers()
+    names = [module_name(path) for path in MODULES]
+    assert sorted(set(layers) - set(names)) == [], "the contract names modules that are gone"
+    left_out = [
+        name
+        for name in names
+        if not any(name == layer or name.startswith(layer + ".") for layer in layers)
+        # A package that holds layers (``anotador.web``: the factory, the pages, the toolkit).
+        and not any(layer.startswith(name + ".") for layer in layers)
+    ]
+    assert left_out == []

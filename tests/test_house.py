@@ -41,6 +41,7 @@ from anotador.rules.paths import join
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
 from anotador.services.scope import EVERYTHING
+from anotador.statistics import reads as statistics_reads
 from anotador.statistics import summaries as stats
 from anotador.words import labels
 
@@ -499,7 +500,7 @@ def test_a_new_variant_goes_through_every_page(
         player = services.queries.find_player(EVERYTHING, "Ana")
         assert player is not None
         player_id = player.id
-        summaries = services.queries.summaries(EVERYTHING, frozenset({player_id}), all_players=True)
+        summaries = statistics_reads.summaries(EVERYTHING, frozenset({player_id}), all_players=True)
         record = stats.team_stats(summaries, frozenset({player_id})).overall
         assert (record.clean, record.dirty, record.red_threes, record.closed) == (1, 0, 1, 1)
     page = client.get(f"/jugadores/{player_id}", headers=english)

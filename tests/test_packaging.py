@@ -26,12 +26,11 @@ from click.testing import CliRunner
 from flask import Flask
 
 from anotador import create_app
-from anotador.commands import addresses as serving
 from anotador.commands import startup
 from anotador.commands.main import main
 from anotador.services.accounts import create_account
 from anotador.services.accounts import setup_code
-from anotador.web import config
+from anotador.storage import config
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 RESOURCES = ("templates", "static", "migrations")
@@ -206,13 +205,13 @@ def test_the_banner_ends_with_the_setup_code_until_an_account_exists(
     app = sqlite_app(tmp_path)
     startup.prepare(app, lambda line: None)
     code = setup_code(app.config["SECRET_KEY"])
-    assert serving.banner_lines(app, "127.0.0.1", 5000)[-2:] == [
+    assert startup.banner_lines(app, "127.0.0.1", 5000)[-2:] == [
         f"No account yet. Setup code for the first account (the administrator): {code}",
         "Or make it here: anotador users add NAME",
     ]
     with app.app_context():
         create_account("Ana", "una clave larga")
-    assert not any("Setup code" in line for line in serving.banner_lines(app, "127.0.0.1", 5000))
+    assert not any("Setup code" in line for line in startup.banner_lines(app, "127.0.0.1", 5000))
 
 
 def test_prepare_leaves_an_old_database_alone_and_says_what_to_do(
@@ -235,7 +234,7 @@ def test_run_migrates_a_new_database_and_names_the_data_folder(
     served = faking_waitress(monkeypatch)
     for name in ("DATABASE_URL", "SECRET_KEY", "HOST", "PORT"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("anotador.commands.addresses.lan_ipv4", lambda: "192.168.1.23")
+    monkeypatch.setattr("anotador.web.addresses.lan_ipv4", lambda: "192.168.1.23")
     data = tmp_path / "data"
 
     result = CliRunner().invoke(

@@ -1,4 +1,4 @@
-"""The child process of tests/test_two_threads.py: two threads of one app at the same time.
+"""The child process of tests/storage/test_two_threads.py: two threads of one app at the same time.
 
 The main thread restores a backup (``POST /historial/restaurar``) while another thread, with its
 own test client of the same app, loads ``/historial`` until the restore is over: what a threaded
@@ -22,8 +22,8 @@ import sqlalchemy as sa
 from stored import signed_in
 
 from anotador import create_app
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 def main(uri: str, backup: str, instance: str, expected: int) -> None:

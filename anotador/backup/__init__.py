@@ -7,13 +7,13 @@ from anotador.backup.export import csv_cell
 from anotador.backup.export import export_csv
 from anotador.backup.export import export_lines
 from anotador.backup.export import match_file
+from anotador.backup.reading import MAX_LINE
+from anotador.backup.reading import READ_BLOCK
 from anotador.backup.report import KEEP_IDS
 from anotador.backup.report import MAX_PROBLEM_TEXT
 from anotador.backup.report import ImportReport
 from anotador.backup.report import RestoreProblem
 from anotador.backup.restore import KEEP_INVALID
-from anotador.backup.restore import MAX_LINE
-from anotador.backup.restore import READ_BLOCK
 from anotador.backup.restore import import_stream
 from anotador.backup.restore import stored_copy
 

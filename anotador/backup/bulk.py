@@ -22,13 +22,13 @@ from sqlalchemy.dialects import sqlite
 from anotador import rules
 from anotador.ratings import store as ratings
 from anotador.services.documents import stored_figures
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 
 @dataclass(frozen=True)

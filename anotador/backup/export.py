@@ -1,7 +1,7 @@
 """Backups out: every match as JSON lines of match files, and the history table as CSV.
 
 A backup is a header line ``{"format": "anotador-backup/1", ...}``, a line per tournament
-of the account (``anotador.tournaments.web.backup``), then one match file
+of the account (``anotador.tournaments.operations.backup``), then one match file
 (``anotador-match/1``) per line, oldest match first, read a batch at a time so memory stays
 flat however many matches there are. The CSV holds the summary columns only (no scoring).
 """
@@ -19,7 +19,7 @@ from anotador import rules
 from anotador import services
 from anotador.services.scope import Scope
 from anotador.storage.models import Match
-from anotador.tournaments.web import backup as tournaments
+from anotador.tournaments.operations import backup as tournaments
 
 BACKUP_FORMAT = "anotador-backup/1"
 #: Matches per transaction when importing, and per read when exporting.

@@ -31,8 +31,8 @@ from anotador import rules
 from anotador import services
 from anotador.services.scope import EVERYTHING
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 BATCH = services.queries.BATCH
 #: The derived columns of ``Match`` compared with a fresh score, in report order.

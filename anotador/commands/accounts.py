@@ -130,7 +130,7 @@ def share_command(match_id: int, table: bool, base_url: str | None) -> None:
 
 def default_base_url() -> str:
     """The address the phones open: this machine on the local network (HOST, PORT)."""
-    from anotador.commands import addresses as serving
+    from anotador.web import addresses as serving
 
     url, _reachable = serving.phone_address(*serving.listen_address(os.environ))
     root = current_app.config.get("APPLICATION_ROOT", "/").strip("/")

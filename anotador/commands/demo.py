@@ -18,8 +18,8 @@ from anotador import services
 from anotador.backup import bulk
 from anotador.rules import Role
 from anotador.services.documents import content_hash
+from anotador.storage.database import db
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 FIRST_NAMES = (
     "José", "María", "Ana", "Lucía", "Martín", "Sofía", "Joaquín", "Inés", "Raúl", "Elena",

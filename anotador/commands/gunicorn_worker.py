@@ -22,7 +22,7 @@ everything over TLS or HTTP/2 (``anotador serve`` configures neither: a proxy te
 TLS). Pipelined requests go through the buffer too.
 
 Written against gunicorn 27's ``ThreadWorker`` (its ``enqueue_req``, ``handle`` and
-``murder_pending`` hooks); ``tests/test_slow_clients.py`` runs it for real.
+``murder_pending`` hooks); ``tests/commands/test_slow_clients.py`` runs it for real.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-from anotador.web import config
+from anotador.storage import config
 from anotador.web import security
 
 #: Seconds a request may take to arrive whole (head and buffered body) once its connection

@@ -3,7 +3,7 @@
 They run inside the app (its database), so ``anotador`` finds them through Flask's command
 group; each is thin over :mod:`anotador.backup`, :mod:`anotador.services` and
 :mod:`anotador.commands.demo` (``check``: :mod:`anotador.backup.integrity`, then
-:mod:`anotador.tournaments.web.integrity`).
+:mod:`anotador.tournaments.operations.integrity`).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from anotador import services
 from anotador.commands.accounts import owner_option
 from anotador.commands.accounts import share_command
 from anotador.commands.accounts import users_command
-from anotador.ratings.command import ratings_check
-from anotador.ratings.command import ratings_command
+from anotador.commands.ratings import ratings_check
+from anotador.commands.ratings import ratings_command
 from anotador.services.scope import EVERYTHING
 from anotador.storage import signals
-from anotador.tournaments.web import integrity as tournament_integrity
+from anotador.tournaments.operations import integrity as tournament_integrity
 
 if TYPE_CHECKING:
     from anotador.backup import integrity

@@ -20,8 +20,9 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from anotador.commands import addresses as serving
-from anotador.web.extensions import db
+from anotador.commands import startup
+from anotador.storage.database import db
+from anotador.web import addresses
 
 #: Each worker's threads (gunicorn's ``gthread`` workers, whose poller here reads each request
 #: whole first: :mod:`anotador.commands.gunicorn_worker`): a long request (a PDF, a restore) keeps
@@ -64,7 +65,7 @@ def gunicorn_options(
     """The gunicorn settings for serving ``app`` on ``host``:``port`` with ``workers``."""
 
     def when_ready(arbiter: Any) -> None:  # the master listens: the phones may come
-        serving.echo_banner(app, host, port, echo, sys.stdout.encoding)
+        startup.echo_banner(app, host, port, echo, sys.stdout.encoding)
 
     def post_fork(arbiter: Any, worker: Any) -> None:
         with app.app_context():
@@ -93,10 +94,8 @@ def serve(
     app: Flask, host: str, port: int, workers: int, echo: Callable[[str], object] = print
 ) -> None:
     """Prepare ``app``'s database and serve it with gunicorn until stopped (Ctrl+C, SIGTERM)."""
-    from anotador.commands.startup import prepare
-
-    prepare(app, echo)
-    serving.listen_on(app, host)
+    startup.prepare(app, echo)
+    addresses.listen_on(app, host)
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose()

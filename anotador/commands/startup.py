@@ -8,24 +8,28 @@ here: when it is behind the code (after an upgrade of the package), the message 
 :func:`prepare` too.
 
 What it prints is in the machine's language (:func:`machine_words`: ``LANG`` and its
-kin), as the servers' banner that follows.
+kin), as the servers' banner that follows (:func:`banner_lines`: the address to open on a
+phone, :mod:`anotador.web.addresses`, and its QR code).
 """
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 
 import flask_migrate
+import segno
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from babel.support import NullTranslations
 from flask import Flask
 
 from anotador import services
-from anotador.web.config import MIGRATIONS
+from anotador.storage.config import MIGRATIONS
+from anotador.storage.database import db
+from anotador.web import addresses
 from anotador.web.extensions import LANGUAGES
-from anotador.web.extensions import db
 from anotador.words.i18n import catalog_of
 from anotador.words.i18n import machine_language
 
@@ -88,3 +92,49 @@ def setup_code_lines(app: Flask) -> list[str]:
         % {"code": code},
         _("Or make it here: anotador users add NAME"),
     ]
+
+
+def banner_lines(app: Flask, host: str, port: int) -> list[str]:
+    """What the server prints once it listens: the address to open on a phone and its QR code,
+    in the machine's language (``LANG`` and its kin: :func:`machine_words`).
+
+    One function for both servers (``anotador run``, ``anotador serve``); ``app`` is there for
+    lines that depend on its state.
+    """
+    _ = machine_words().gettext
+    url, reachable = addresses.phone_address(host, port)
+    lines = ["", "Anotador de Canasta"]
+    if reachable:
+        lines.append(_("Open it on a phone on this network: %(url)s") % {"url": url})
+    elif host in addresses.WILDCARD_HOSTS:
+        lines.append(
+            _("No network found: only this machine can open it, at %(url)s") % {"url": url}
+        )
+    else:
+        lines.append(
+            _("Only this machine can open it, at %(url)s (HOST=0.0.0.0 lets the phones in).")
+            % {"url": url}
+        )
+    lines.extend(terminal_qr(url))
+    lines.extend(setup_code_lines(app))
+    return lines
+
+
+def terminal_qr(url: str) -> list[str]:
+    """The QR code of ``url`` in block characters (two rows of modules per line)."""
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n").split("\n")
+
+
+def echo_banner(
+    app: Flask, host: str, port: int, echo: Callable[[str], object], encoding: str | None
+) -> None:
+    """Print :func:`banner_lines` through ``echo`` (``click.echo``, ``print``) to a terminal
+    of ``encoding``: one that cannot show the QR's block characters gets the address only."""
+    for line in banner_lines(app, host, port):
+        try:
+            line.encode(encoding or "utf-8")
+        except (UnicodeEncodeError, LookupError):
+            continue
+        echo(line)

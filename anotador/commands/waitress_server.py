@@ -23,9 +23,9 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from anotador.commands import addresses as serving
 from anotador.commands import startup
-from anotador.web import config
+from anotador.storage import config
+from anotador.web import addresses
 from anotador.web import security
 
 #: Threads running the app. A PDF or a restore keeps one busy; a slow client keeps none.
@@ -86,9 +86,9 @@ def listen(app: Flask, host: str, port: int) -> Any:
 def serve(app: Flask, host: str, port: int, echo: Callable[[str], object] = print) -> None:
     """Prepare ``app``'s database and serve it with waitress until stopped (Ctrl+C)."""
     startup.prepare(app, echo)
-    serving.listen_on(app, host)
+    addresses.listen_on(app, host)
     server = listen(app, host, port)
-    serving.echo_banner(app, host, port, echo, sys.stdout.encoding)
+    startup.echo_banner(app, host, port, echo, sys.stdout.encoding)
     try:
         server.run()
     except KeyboardInterrupt:

@@ -1,2 +1,2 @@
 """Player ratings (docs/ratings.md): the pure computation (``compute``), the stored ratings,
-their command and pages."""
+their pages (their command, ``anotador ratings``, is :mod:`anotador.commands.ratings`)."""

@@ -15,10 +15,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 if TYPE_CHECKING:
-    from anotador.web.extensions import Base as Model
+    from anotador.storage.database import Base as Model
 else:
     Model = db.Model
 

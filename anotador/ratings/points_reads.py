@@ -12,10 +12,10 @@ from flask import current_app
 
 from anotador.ratings.club_points import Placings
 from anotador.ratings.club_points import club_points
-from anotador.tournaments.web import draws
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.service import tournament_document
-from anotador.web.extensions import db
+from anotador.storage.database import db
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations.service import tournament_document
+from anotador.tournaments.store.models import Tournament
 
 
 def placings(tournament: Tournament) -> Placings:

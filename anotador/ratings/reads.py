@@ -17,11 +17,11 @@ from anotador.ratings.compute import Standing
 from anotador.ratings.models import PlayerRating
 from anotador.ratings.models import RatingStep
 from anotador.ratings.models import RatingsVersion
+from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 
 @dataclasses.dataclass(frozen=True)

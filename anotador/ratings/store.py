@@ -29,11 +29,11 @@ from anotador.ratings.compute import Standing
 from anotador.ratings.models import PlayerRating
 from anotador.ratings.models import RatingStep
 from anotador.ratings.models import RatingsVersion
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import User
-from anotador.web.extensions import db
 
 #: Where a recomputation starts: a match's date and id (events go in that order).
 Start = tuple[datetime.date, int]

@@ -22,9 +22,9 @@ from anotador.ratings import reads
 from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import kept
+from anotador.storage.database import db
 from anotador.web import access
 from anotador.web import inputs
-from anotador.web.extensions import db
 from anotador.web.templating import match_url
 from anotador.web.views.history import read_filters
 from anotador.words import labels

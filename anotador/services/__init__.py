@@ -3,9 +3,9 @@
 - :mod:`~anotador.services.queries`: every read of matches and players (the match page, the
   lists, the history, the registry, the statistics); :mod:`~anotador.services.batches` reads
   every stored match a batch at a time (export, ``anotador check``, imports),
-  :mod:`~anotador.services.lists` the lists' matches as states first and
-  :mod:`~anotador.statistics.reads` the statistics' summaries, and ``queries`` offers
-  their functions with the rest.
+  :mod:`~anotador.services.lists` the lists' matches as states first, and ``queries``
+  offers their functions with the rest (the statistics' summaries are read by
+  :mod:`anotador.statistics.reads`, above these).
 - :mod:`~anotador.services.documents`: a stored match's file, its content hash and its
   summary columns (imported by the others, importing none of them).
 - :mod:`~anotador.services.matches`: create, score (cached), export, abandon or resume, and

@@ -26,13 +26,13 @@ from anotador.rules.text import invisible_characters
 from anotador.services import throttle
 from anotador.storage import names
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import SignedIn
 from anotador.storage.models import User
 from anotador.storage.models import name_key
-from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
+from anotador.tournaments.store.models import Tournament
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
@@ -119,7 +119,7 @@ def check_new_password(password: str, field: str = "password") -> None:
 
 
 def password_hash(password: str) -> str:
-    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.web.config.
+    # scrypt (memory-hard) by default: PASSWORD_HASH_METHOD in anotador.storage.config.
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 

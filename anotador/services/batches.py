@@ -15,12 +15,12 @@ import sqlalchemy as sa
 
 from anotador.services.documents import document_of
 from anotador.services.scope import Scope
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 BATCH = 500
 

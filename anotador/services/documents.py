@@ -18,10 +18,10 @@ from anotador import rules
 from anotador.statistics.figures import SideFigures
 from anotador.statistics.figures import side_figures
 from anotador.statistics.figures import with_last_hand
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 
 def match_document(match: Match, hands: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -14,12 +14,12 @@ from flask_babel import lazy_gettext as _l
 from anotador.services.accounts import AccountRefused
 from anotador.services.accounts import find_account
 from anotador.services.accounts import one_line_name
+from anotador.storage.database import db
 from anotador.storage.models import Group
 from anotador.storage.models import Invitation
 from anotador.storage.models import Match
 from anotador.storage.models import Membership
 from anotador.storage.models import User
-from anotador.web.extensions import db
 
 #: A person in more groups than this is surely a script.
 MAX_GROUPS = 50

@@ -22,9 +22,9 @@ from anotador.storage import signals
 from anotador.storage import write_turns
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import Scope
 from anotador.storage.caching import state_keys
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 
 class Listed:

@@ -9,13 +9,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import open_result
-from anotador.web.extensions import db
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import open_result
 
 
 def load_match(match_id: int) -> Match | None:
@@ -59,7 +59,7 @@ class MatchState:
 class Sharing:
     """A match's owner, group, links and whether it is still being played (or, a
     tournament table's that has ended, its result is still its pairs' to fix: not confirmed
-    yet, :mod:`anotador.tournaments.web.confirmations`)."""
+    yet, :mod:`anotador.tournaments.operations.confirmations`)."""
 
     owner_id: int | None
     group_id: int | None
@@ -68,11 +68,25 @@ class Sharing:
     ongoing: bool
 
 
+#: Asked only of a match that has ended and has a table link: whether it is a tournament
+#: table's whose result its pairs may still fix.
+OPEN_RESULT = sa.select(open_result(sa.bindparam("match_id")))
+
+
+def still_scored(match_id: int, status: str, table_token: str | None) -> bool:
+    """Whether a match's table link still scores it (``Sharing.ongoing``). The tournament's
+    tables are looked at only once the match has ended: the live poll of a match being
+    played stays one statement on its own row."""
+    if status == "ongoing":
+        return True
+    if table_token is None:
+        return False
+    found = db.session.connection().execute(OPEN_RESULT, {"match_id": match_id}).scalar()
+    return bool(found)
+
+
 def sharing_of(match: Match) -> Sharing:
-    ongoing = match.status == "ongoing" or (
-        match.table_token is not None
-        and bool(db.session.execute(sa.select(open_result(match.id))).scalar())
-    )
+    ongoing = still_scored(match.id, match.status, match.table_token)
     return Sharing(
         match.owner_id, match.group_id, match.table_token, match.spectator_token, ongoing
     )
@@ -207,7 +221,6 @@ MATCH_VERSION = sa.select(
     Match.table_token,
     Match.spectator_token,
     Match.rematch_id,
-    open_result(Match.id).label("open_result"),
 ).where(Match.id == sa.bindparam("match_id"))
 
 
@@ -217,7 +230,7 @@ def match_version(match_id: int) -> MatchVersion | None:
     row = db.session.connection().execute(MATCH_VERSION, {"match_id": match_id}).first()
     if row is None:
         return None
-    ongoing = row.status == "ongoing" or bool(row.open_result)
+    ongoing = still_scored(match_id, row.status, row.table_token)
     sharing = Sharing(row.owner_id, row.group_id, row.table_token, row.spectator_token, ongoing)
     finished = row.status == "finished"
     return MatchVersion(row.version, row.hand_count, finished, sharing, row.rematch_id)

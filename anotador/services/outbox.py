@@ -32,9 +32,9 @@ from anotador.services.hands import edit_hand
 from anotador.services.hands import record_hand
 from anotador.services.hands import saved_with_key
 from anotador.services.matches import score
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 #: How a sender settles a conflict: mine after theirs, or mine in place of one of theirs.
 RESOLUTIONS = ("append", "replace")

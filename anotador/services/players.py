@@ -15,12 +15,12 @@ from anotador.services.documents import content_hash
 from anotador.services.documents import match_document
 from anotador.services.filters import played_by
 from anotador.storage import signals
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 
 def find_or_create_player(name: str, owner_id: int | None) -> Player:

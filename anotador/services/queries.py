@@ -1,6 +1,6 @@
 """Every read of matches and players: the match page, the home lists, the history, the
-registry and suggestions, the statistics, and (from :mod:`anotador.services.batches`) every
-stored match a batch at a time.
+registry and suggestions, and (from :mod:`anotador.services.batches`) every stored match a
+batch at a time (the statistics' summaries: :mod:`anotador.statistics.reads`).
 
 Every function issues a fixed, small number of SQL statements whatever the number of matches
 or hands: the match page's state is one light query (:mod:`anotador.services.one_match`,
@@ -56,16 +56,12 @@ from anotador.services.scope import ACCOUNT_MATCH_PARTS
 from anotador.services.scope import ACCOUNT_PLAYERS
 from anotador.services.scope import EVERYTHING
 from anotador.services.scope import Scope
-from anotador.statistics.reads import Summaries as Summaries
-from anotador.statistics.reads import kept_summaries as kept_summaries
-from anotador.statistics.reads import matches_version as matches_version
-from anotador.statistics.reads import summaries as summaries
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 from anotador.storage.models import name_key
-from anotador.web.extensions import db
 
 PAGE_SIZE = 25
 PLAYERS_PAGE_SIZE = 50

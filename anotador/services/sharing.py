@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from anotador.services.accounts import new_token
 from anotador.services.groups import group_ids_of
 from anotador.services.one_match import Sharing
+from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.web.extensions import db
 
 LinkKind = Literal["table", "spectator"]
 LINK_KINDS: tuple[LinkKind, ...] = ("table", "spectator")

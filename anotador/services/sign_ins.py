@@ -12,9 +12,9 @@ import sqlalchemy as sa
 from flask import current_app
 
 from anotador.services.accounts import new_token
+from anotador.storage.database import db
 from anotador.storage.models import SignedIn
 from anotador.storage.models import utc_now
-from anotador.web.extensions import db
 
 #: Browsers one account stays signed in on at once (a phone, a tablet, a computer or a
 #: few dozen): a new sign-in beyond them ends the oldest.

@@ -33,9 +33,9 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
 from anotador.storage import write_turns
+from anotador.storage.database import db
 from anotador.storage.models import SignInFailure
 from anotador.storage.models import utc_now
-from anotador.web.extensions import db
 
 #: Attempts that never wait; then each further one waits 2, 4, 8 ... seconds, at most a minute.
 SLOW_AFTER = 3

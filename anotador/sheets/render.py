@@ -31,8 +31,8 @@ from anotador.rules.variants import unknown_variant_problem
 from anotador.sheets.content import LANGUAGES
 from anotador.sheets.content import blank_context
 from anotador.sheets.content import match_context
-from anotador.web.config import PROJECT_ROOT
-from anotador.web.config import TRANSLATIONS
+from anotador.storage.config import PROJECT_ROOT
+from anotador.words import TRANSLATIONS
 from anotador.words import i18n
 from anotador.words import labels
 

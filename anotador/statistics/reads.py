@@ -27,6 +27,7 @@ from anotador.services.scope import Scope
 from anotador.statistics import summaries as stats
 from anotador.storage.caching import caches
 from anotador.storage.caching import state_keys
+from anotador.storage.database import db
 from anotador.storage.models import Hand
 from anotador.storage.models import Match
 from anotador.storage.models import MatchesVersion
@@ -34,7 +35,6 @@ from anotador.storage.models import Membership
 from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
-from anotador.web.extensions import db
 
 
 def summaries(

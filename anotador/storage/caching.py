@@ -50,7 +50,7 @@ from markupsafe import Markup
 
 from anotador import rules
 from anotador.statistics import summaries as stats
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 T = TypeVar("T")
 

@@ -19,11 +19,11 @@ from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
 
 from anotador import rules
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 if TYPE_CHECKING:
     # What db.Model is (extensions.Base), said so that the type checker sees it too.
-    from anotador.web.extensions import Base as Model
+    from anotador.storage.database import Base as Model
 else:
     Model = db.Model
 
@@ -330,7 +330,7 @@ class MatchesVersion(Model):
     (migrations ``c9e1f3a5b7d8`` and ``d2f4a6c8e0b1``: triggers, so no write path can
     forget it; on PostgreSQL they lock the counters at the commit, all in one order). What
     is derived from the matches and players an account sees is kept under its counter and
-    its groups' (``services.queries.matches_version``): a change is a new key, nothing stale
+    its groups' (``statistics.reads.matches_version``): a change is a new key, nothing stale
     is served. Rows are never deleted, so an account or group made with a deleted one's id
     counts on."""
 

@@ -22,7 +22,7 @@ already set), ``change`` (as above) and ``before`` (its ``totals`` and ``status`
 change). A receiver returns the problems that refuse the change (then the claim is rolled
 back and nothing is written) or none, and may add rows of its own to the change's
 transaction: a tournament refuses a change to a closed table and logs a correction
-(:mod:`anotador.tournaments.web.tables`, connected by the factory).
+(:mod:`anotador.tournaments.operations.tables`, connected by the factory).
 """
 
 from __future__ import annotations

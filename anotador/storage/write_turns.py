@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Iterator
 
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 #: Beside the database file, as SQLite's own ``-wal`` and ``-shm``.
 SUFFIX = "-turns"

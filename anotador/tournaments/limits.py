@@ -49,3 +49,7 @@ def mended_name(value: str) -> str:
     spaced = clean_text("".join(char for char in value if is_text_character(char)))
     shown = "".join(char for char in spaced if not invisible_characters(char))
     return clean_text(clean_text(shown)[:NAME_LENGTH])
+
+
+#: The most characters a reason in the change log holds (a director's correction, a reopening).
+MAX_REASON = 200

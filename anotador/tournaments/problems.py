@@ -42,7 +42,7 @@ MESSAGES: dict[str, str] = {
     "match_incomplete": N_("The match at this table has not finished."),
     "all_rounds_played": N_("Every round of the tournament has been played."),
     "manual_pairing": N_("The director seats the tables of this tournament by hand."),
-    # A tournament line of an account's backup (anotador.tournaments.web.backup)
+    # A tournament line of an account's backup (anotador.tournaments.operations.backup)
     "match_not_restored": N_("The match of this table (line {line}) was not restored."),
     "hand_limit_mismatch": N_(
         "The match of this table (line {line}) ends after {limit} hands, its round does "

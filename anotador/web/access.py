@@ -38,11 +38,11 @@ from anotador.services.queries import MatchState
 from anotador.services.queries import Sharing
 from anotador.services.scope import NOBODY
 from anotador.services.scope import Scope
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import SignedIn
 from anotador.storage.models import User
 from anotador.web import inputs
-from anotador.web.extensions import db
 from anotador.web.extensions import login_manager
 
 #: The session's lists of links and how many each keeps (its oldest is forgotten first), most

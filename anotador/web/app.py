@@ -13,12 +13,14 @@ from anotador.commands import matches as commands
 from anotador.ratings import models as rating_models  # noqa: F401 - and the ratings
 from anotador.ratings import views as ratings
 from anotador.storage import caching
+from anotador.storage import config
+from anotador.storage import database
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
-from anotador.tournaments.web import models as tournament_models  # noqa: F401 - its tables
-from anotador.tournaments.web import tables as tournament_tables
+from anotador.tournaments.operations import tables as tournament_tables
+from anotador.tournaments.store import models as tournament_models  # noqa: F401 - its tables
 from anotador.tournaments.web import views as tournaments
+from anotador.web import access
 from anotador.web import assets
-from anotador.web import config
 from anotador.web import errors
 from anotador.web import extensions
 from anotador.web import flashes
@@ -47,12 +49,12 @@ def create_app(
     """Create the app.
 
     Configuration is applied in this order, each step overriding the previous ones: defaults
-    from :func:`anotador.web.config.load_config`, the instance folder's ``config.py`` (optional),
-    ``SECRET_KEY`` and ``DATABASE_URL`` from the environment, ``FLASK_*`` variables, and last
-    ``test_config``. The instance folder is the data folder,
-    :func:`anotador.web.config.data_folder` (``ANOTADOR_DATA``, else ``instance/`` in a checkout,
-    else the user's data folder), unless ``instance_path`` is given (tests use it to stay out
-    of the developer's own); it is created if missing.
+    from :func:`anotador.storage.config.load_config`, the instance folder's ``config.py``
+    (optional), ``SECRET_KEY`` and ``DATABASE_URL`` from the environment, ``FLASK_*`` variables,
+    and last ``test_config``. The instance folder is the data folder,
+    :func:`anotador.storage.config.data_folder` (``ANOTADOR_DATA``, else ``instance/`` in a
+    checkout, else the user's data folder), unless ``instance_path`` is given (tests use it to
+    stay out of the developer's own); it is created if missing.
     """
     if instance_path is None:
         instance_path = config.data_folder(os.environ)
@@ -71,10 +73,11 @@ def create_app(
     if test_config is not None:
         app.config.from_mapping(test_config)
 
+    database.init_app(app)
     extensions.init_app(app)
     caching.init_app(app)
     # A tournament's table is final once its round closes, and its points stay bounded.
-    tournament_tables.init_app(app)
+    tournament_tables.init_app(app, access.user_id)
     # Every <id:...> in a route is a row id: anything a database integer cannot hold is a 404
     # at routing, before any query (PostgreSQL refuses such a number with an error).
     app.url_map.converters["id"] = RowIdConverter

@@ -31,7 +31,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.exceptions import InternalServerError
 
 from anotador import services
-from anotador.web.extensions import db
+from anotador.storage.database import db
 from anotador.web.extensions import login_manager
 from anotador.words import labels
 from anotador.words.labels import problem_line

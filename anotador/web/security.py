@@ -10,7 +10,7 @@ per request, so the same server keeps working over plain HTTP on the local netwo
 only on HTTPS.
 
 Behind a reverse proxy (``ANOTADOR_BEHIND_PROXY=1``, or the ``PROXY_FIX_*`` settings:
-:func:`anotador.web.config.proxy_settings`),
+:func:`anotador.storage.config.proxy_settings`),
 Werkzeug's ``ProxyFix`` runs first and takes the scheme, host and client address from the
 proxy's ``X-Forwarded-*`` headers; without it those headers are ignored.
 

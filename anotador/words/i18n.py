@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms.i18n import messages_path
 
 from anotador.rules import Problem
-from anotador.web.config import TRANSLATIONS
+from anotador.words import TRANSLATIONS
 
 #: The engine's ``expected`` words, said inside its messages.
 EXPECTED = {

@@ -37,8 +37,8 @@ from werkzeug.serving import make_server
 
 from anotador import create_app
 from anotador import services
-from anotador.web.config import database_uri
-from anotador.web.extensions import db
+from anotador.storage.config import database_uri
+from anotador.storage.database import db
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse

@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 from playwright.sync_api import expect
 
 from anotador import services
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 pytestmark = pytest.mark.browser
 

@@ -21,10 +21,10 @@ from anotador import rules
 from anotador import services
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import Role
-from anotador.tournaments.web import rounds as tournament_rounds
-from anotador.tournaments.web import service as tournament_service
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.service import SetUp
+from anotador.tournaments.operations import rounds as tournament_rounds
+from anotador.tournaments.operations import service as tournament_service
+from anotador.tournaments.operations.service import SetUp
+from anotador.tournaments.store.models import Tournament
 
 pytestmark = pytest.mark.browser
 

@@ -13,11 +13,11 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from anotador.storage.database import db
 from anotador.storage.models import User
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
-from anotador.tournaments.web.models import Tournament
-from anotador.web.extensions import db
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
+from anotador.tournaments.store.models import Tournament
 
 pytestmark = pytest.mark.browser
 

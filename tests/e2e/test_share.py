@@ -14,7 +14,7 @@ from stored import create_stored_match
 from stored import match_document
 
 from anotador import services
-from anotador.web.extensions import db
+from anotador.storage.database import db
 
 pytestmark = pytest.mark.browser
 

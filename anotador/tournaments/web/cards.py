@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import url_for
 
-from anotador.commands.addresses import qr_svg
-from anotador.tournaments.web.models import Round
+from anotador.tournaments.store.models import Round
+from anotador.web.addresses import qr_svg
 
 
 def card_rows(round_row: Round) -> list[dict[str, Any]]:

@@ -13,10 +13,10 @@ from flask import flash
 from flask import redirect
 from flask import url_for
 
-from anotador.tournaments.web import rounds
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web.forms import ReasonForm
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import Tournament
 from anotador.web import access
 
 Change = Callable[[str, Callable[[], Any]], Any]

@@ -16,11 +16,12 @@ from wtforms.validators import InputRequired
 
 from anotador.rules import VARIANTS
 from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
+from anotador.tournaments.limits import MAX_REASON
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE as MAX_MP
 from anotador.tournaments.limits import NAME_LENGTH
-from anotador.tournaments.web import draws
-from anotador.tournaments.web.service import SetUp
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations.service import SetUp
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import SYSTEM_LABELS
 from anotador.web import inputs
@@ -166,10 +167,6 @@ class PairForm(Form):
     first = NameField(_l("Player"), [InputRequired(_l("Write the name."))])
     second = NameField(_l("Partner"), [InputRequired(_l("Write the name."))])
     club = NameField(_l("Club (optional)"), required=False)
-
-
-#: The most characters a reason in the change log holds.
-MAX_REASON = 200
 
 
 class ReasonForm(Form):

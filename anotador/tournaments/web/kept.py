@@ -25,13 +25,13 @@ from markupsafe import Markup
 
 from anotador.storage.caching import caches
 from anotador.storage.caching import kept
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.models import Player
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentPair
-from anotador.web.extensions import db
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 
 #: What each table's match adds to :data:`TABLES` beside its version: far more than all
 #: the versions of a tournament add up to, so the one number says both how many matches its

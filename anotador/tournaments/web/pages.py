@@ -20,17 +20,17 @@ from flask import request
 from flask import url_for
 
 from anotador.backup import csv_cell
-from anotador.tournaments.web import confirmations
-from anotador.tournaments.web import draws
+from anotador.storage.database import db
+from anotador.tournaments.operations import confirmations
+from anotador.tournaments.operations import draws
+from anotador.tournaments.operations import service
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import kept
-from anotador.tournaments.web import service
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json
-from anotador.web.extensions import db
 from anotador.words import i18n
 
 Owned = Callable[[int], Tournament]

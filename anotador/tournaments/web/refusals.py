@@ -13,8 +13,8 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
-from anotador.tournaments.web import service
-from anotador.web.extensions import db
+from anotador.storage.database import db
+from anotador.tournaments.operations import service
 from anotador.web.forms.match import FORM_EXPIRED
 from anotador.web.forms.match import csrf_refused
 

@@ -27,15 +27,15 @@ from flask_babel import gettext
 from anotador.sheets import shelf
 from anotador.sheets.render import printout_html
 from anotador.sheets.render import printout_key
+from anotador.storage.database import db
+from anotador.tournaments.operations import service
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
-from anotador.tournaments.web import service
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import Tournament
-from anotador.tournaments.web.models import TournamentPair
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
-from anotador.web.extensions import db
 from anotador.web.views.printouts import printout_response
 from anotador.words import i18n
 

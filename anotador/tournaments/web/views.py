@@ -2,8 +2,9 @@
 tournament's link sees (a page, a board for a projector, the exports).
 
 Thin, as every view: a form read by :mod:`anotador.web.inputs`, one use case of
-:mod:`anotador.tournaments.web.service` or :mod:`~anotador.tournaments.web.rounds`, a redirect; a
-change the tournament's state does not allow says why (409) and changes nothing.
+:mod:`anotador.tournaments.operations.service` or
+:mod:`~anotador.tournaments.operations.rounds`, a redirect; a change the tournament's state
+does not allow says why (409) and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,29 +22,29 @@ from flask import url_for
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from anotador.storage.database import db
+from anotador.tournaments.operations import rounds
+from anotador.tournaments.operations import service
+from anotador.tournaments.store.models import Round
+from anotador.tournaments.store.models import RoundTable
+from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
-from anotador.tournaments.web import rounds
-from anotador.tournaments.web import service
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.forms import PairForm
 from anotador.tournaments.web.forms import ResultForm
 from anotador.tournaments.web.forms import SwapForm
 from anotador.tournaments.web.forms import TournamentForm
-from anotador.tournaments.web.models import Round
-from anotador.tournaments.web.models import RoundTable
-from anotador.tournaments.web.models import Tournament
 from anotador.tournaments.web.refusals import REFUSALS
 from anotador.tournaments.web.refusals import attempt
 from anotador.tournaments.web.refusals import checked
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
-from anotador.web.extensions import db
 from anotador.web.forms.match import FORM_EXPIRED
 from anotador.web.forms.match import csrf_refused
 from anotador.words import i18n

@@ -17,83 +17,29 @@ from typing import Any
 from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField
 from wtforms import Field
 from wtforms import HiddenField
-from wtforms import IntegerField
 from wtforms import RadioField
 from wtforms import StringField
 from wtforms import validators
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (no stub yet)
 
 from anotador import rules
 from anotador.rules import Role
 from anotador.rules.text import MAX_TEXT
-from anotador.rules.variant import MAX_COUNT
-from anotador.rules.variant import MAX_POINTS
 from anotador.rules.variant import InputField
-from anotador.tournaments.web.forms import MAX_REASON
+from anotador.tournaments.limits import MAX_REASON
 from anotador.web import inputs
+from anotador.web.forms.hand_fields import MAX_CARDS
+from anotador.web.forms.hand_fields import NOBODY
+from anotador.web.forms.hand_fields import SPECIAL
+from anotador.web.forms.hand_fields import card_label
+from anotador.web.forms.hand_fields import closer_choices
+from anotador.web.forms.hand_fields import hand_field
+from anotador.web.forms.hand_fields import number_field
+from anotador.web.forms.hand_fields import side_field
 from anotador.web.forms.match import Form
 from anotador.words import labels
 from anotador.words.i18n import problem_message
-
-MAX_CARDS = 48
-NOBODY = "none"
-#: The closer's choice for a hand ended by a side's special hand (the variant's special end).
-SPECIAL = "special"
-
-
-class WholeNumberField(IntegerField):
-    """An integer typed on a phone, between ``minimum`` and ``maximum``: spaces, a typographic
-    minus and "1.500" are accepted, and a refusal says why in one message
-    (:func:`anotador.web.inputs.integer`)."""
-
-    def __init__(self, *args: Any, minimum: int, maximum: int, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.minimum, self.maximum = minimum, maximum
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        self.data = None
-        if valuelist:
-            self.data = inputs.integer(valuelist[0], self.minimum, self.maximum, grouped=True)
-
-
-def number_field(
-    label: Any, minimum: int, maximum: int, kind: str, extra: dict[str, Any] | None = None
-) -> WholeNumberField:
-    render_kw: dict[str, Any] = {"autocomplete": "off", "data-kind": kind, **(extra or {})}
-    if kind == "signed_points":
-        render_kw.update(type="text", inputmode="text", pattern=r"[+\-−]?[0-9]*")
-    else:
-        render_kw.update(type="text", inputmode="numeric", pattern="[0-9]*")
-    return WholeNumberField(
-        label, [validators.Optional()], minimum=minimum, maximum=maximum, render_kw=render_kw
-    )
-
-
-def side_field(spec: InputField) -> Field:
-    label = labels.lazy("field", spec.name)
-    if spec.kind == "count":
-        return number_field(label, 0, MAX_COUNT, "count")
-    if spec.kind == "points":
-        return number_field(label, 0, MAX_POINTS, "points")
-    if spec.kind == "signed_points":
-        return number_field(label, -MAX_POINTS, MAX_POINTS, "signed_points")
-    if spec.kind == "flag":
-        return BooleanField(label)
-    if spec.kind == "text":
-        message = _l("At most %(max)d characters.")
-        return StringField(label, [validators.Length(max=MAX_TEXT, message=message)])
-    choices = [SelectChoice(value, labels.lazy("field_choice", value)) for value in spec.choices]
-    if spec.nullable:
-        # Nothing chosen is the field's null (a special hand: none), the first choice.
-        choices.insert(0, SelectChoice("", _l("None")))
-        return RadioField(label, [validators.Optional()], choices=choices, default="")
-    message = _l("Choose one of the options.")
-    return RadioField(
-        label, [validators.InputRequired(message)], choices=choices, default=spec.default
-    )
 
 
 class HandForm(Form):
@@ -282,33 +228,6 @@ def hand_number_of(path: str) -> int | None:
     """A problem of another hand (``hands[4]``, e.g. a later hand after the end): its number."""
     index = rules.hand_index(path)
     return None if index is None else index + 1
-
-
-def closer_choices(side_names: Sequence[str], special: bool = False) -> list[SelectChoice]:
-    choices = [SelectChoice(str(i), name) for i, name in enumerate(side_names)]
-    choices.append(SelectChoice(NOBODY, _l("Nobody, the stock ran out")))
-    if special:
-        choices.append(SelectChoice(SPECIAL, _l("Nobody: a side laid down a special hand")))
-    return choices
-
-
-def hand_field(spec: InputField, premiums: dict[str, int]) -> Field:
-    """A hand-level input: a flag, or how the closer went out concealed (each way with what
-    it adds to going out)."""
-    label = labels.lazy("field", spec.name)
-    if spec.kind == "flag":
-        return BooleanField(label)
-    choices = [SelectChoice("", _l("Normal (not concealed)"))]
-    for kind in spec.choices:
-        word = LazyString(labels.say, "field_choice", kind)
-        if kind in premiums:
-            word = LazyString(lambda word, premium: f"{word} (+{premium})", word, premiums[kind])
-        choices.append(SelectChoice(kind, word))
-    return RadioField(label, [validators.Optional()], choices=choices, default="")
-
-
-def card_label(kind: str, value: int) -> str:
-    return f"{labels.say('card', kind)} ({value})"
 
 
 #: What a hand form's fields are made of (and nothing else: no names, no words): the hand's

@@ -23,8 +23,8 @@ from werkzeug.wrappers import Response
 from anotador import rules
 from anotador import services
 from anotador.storage.models import Match
-from anotador.tournaments.web import tables
-from anotador.tournaments.web.forms import MAX_REASON
+from anotador.tournaments.limits import MAX_REASON
+from anotador.tournaments.operations import tables
 from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json

@@ -18,10 +18,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
+from anotador.storage.database import db
 from anotador.web.errors import RETRY_AFTER_SECONDS
 from anotador.web.errors import answers_json
 from anotador.web.extensions import LANGUAGES
-from anotador.web.extensions import db
 
 bp = Blueprint("main", __name__)
 
@@ -40,7 +40,7 @@ def healthz() -> dict[str, str]:
 @answers_json
 def readyz() -> tuple[dict[str, str], int, dict[str, str]]:
     """Readiness, what a load balancer asks: 200 while the database answers ``SELECT 1``,
-    else 503 (within :data:`anotador.web.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
+    else 503 (within :data:`anotador.storage.config.DATABASE_CONNECT_TIMEOUT` seconds), so that a
     host that cannot reach it is taken out until it can."""
     try:
         with db.engine.connect() as connection:

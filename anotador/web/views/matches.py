@@ -22,7 +22,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from anotador import backup
 from anotador import services
-from anotador.commands import addresses as serving
 from anotador.ratings import reads as ratings
 from anotador.rules import Problem
 from anotador.rules import describe_variants
@@ -33,9 +32,10 @@ from anotador.rules.variant import LAYOUTS
 from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
-from anotador.tournaments.web.confirmations import table_of
-from anotador.tournaments.web.confirmations import table_result_of
+from anotador.tournaments.operations.confirmations import table_of
+from anotador.tournaments.operations.confirmations import table_result_of
 from anotador.web import access
+from anotador.web import addresses as serving
 from anotador.web import inputs
 from anotador.web import match_page
 from anotador.web.extensions import csrf

@@ -37,16 +37,16 @@ from anotador import rules
 from anotador import services
 from anotador import sheets as pdf
 from anotador.rules.variant import MAX_TARGET
-from anotador.sheets import links as sheet_links
 from anotador.sheets import shelf
 from anotador.storage import signals
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.web import access
 from anotador.web import inputs
+from anotador.web import sheet_links
 from anotador.web.errors import render_error
-from anotador.web.extensions import db
 from anotador.words import labels
 from anotador.words.i18n import problem_message
 
@@ -256,7 +256,7 @@ def sheet_of_state(match_id: int, key: str) -> ResponseReturnValue:
 
 def sheet_link(state: services.queries.MatchState, granted: access.Grant) -> str:
     """The match page's link to its sheet (A4, the page's language): this state's key,
-    signed for what gave this browser its access (:mod:`anotador.sheets.links`). The
+    signed for what gave this browser its access (:mod:`anotador.web.sheet_links`). The
     match's own address when the sheet has no key (no content hash)."""
     lang = str(get_locale() or pdf.LANGUAGES[0])
     key = match_sheet_key(state, PAPERS["a4"], lang)

@@ -24,6 +24,7 @@ from wtforms.validators import InputRequired
 from anotador import services
 from anotador.ratings.views import club_points_of
 from anotador.statistics import charts
+from anotador.statistics import reads as statistics_reads
 from anotador.statistics import summaries as stats
 from anotador.storage.caching import caches
 from anotador.storage.caching import kept
@@ -70,7 +71,7 @@ def registry(search: str, after: str | None) -> Markup:
     with their matches: counting them reads every seat of every match, so the page is drawn
     once per :func:`matches_version` of the account (which the players count in too)."""
     scope = access.scope()
-    version = services.queries.matches_version(scope)
+    version = statistics_reads.matches_version(scope)
     view = (search, after, locale_name(), request.script_root)
     key = None if version is None else ("registry", *view, version)
 
@@ -112,7 +113,7 @@ def render_stats(template: str, team: list[Player]) -> tuple[str, int]:
     """A statistics page of a pair, with the page's filters."""
     filters, errors, args = read_statistics_filters()
     ids = [p.id for p in team]
-    version = None if errors else services.queries.matches_version(access.scope())
+    version = None if errors else statistics_reads.matches_version(access.scope())
     statistics, _ = statistics_section(ids, filters, errors, args, version)
     page = render_template(template, team=team, statistics=statistics)
     return page, 400 if errors else 200
@@ -143,12 +144,12 @@ def statistics_section(
     scope = access.scope()
     view = (tuple(team), tuple(sorted(args.items())), locale_name(), request.script_root)
     key = None if version is None else (*view, version)
-    found = services.queries.Summaries()
+    found = statistics_reads.Summaries()
 
     def draw() -> Markup:
         nonlocal found
         if not errors:
-            found = services.queries.kept_summaries(scope, team, filters, all_players=True)
+            found = statistics_reads.kept_summaries(scope, team, filters, all_players=True)
         figures = stats.team_stats(found.found, frozenset(team))
         pair = len(team) > 1
         action = (
@@ -186,7 +187,7 @@ def show(player_id: int) -> ResponseReturnValue:
     filters, errors, args = read_statistics_filters()
     own = player.owner_id == access.user_id()
     club_points = club_points_of(player.id) if own else 0
-    version = None if errors else services.queries.matches_version(access.scope())
+    version = None if errors else statistics_reads.matches_version(access.scope())
     view = (player.id, player.name, own, club_points, tuple(sorted(args.items())))
     place = (locale_name(), request.script_root, access.ratings_version())
     key = None if version is None else ("player", *view, *place, version)
@@ -268,7 +269,7 @@ def head_to_head() -> ResponseReturnValue:
         page = render_template("players/head_to_head.html", error=message)
         return page, 404
     a, b = frozenset(p.id for p in first), frozenset(p.id for p in second)
-    summaries = services.queries.summaries(access.scope(), a | b, all_players=True)
+    summaries = statistics_reads.summaries(access.scope(), a | b, all_players=True)
     result = stats.head_to_head(summaries, a, b)
     return render_template(
         "players/head_to_head.html",

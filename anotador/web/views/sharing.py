@@ -14,11 +14,11 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from anotador import services
-from anotador.commands import addresses as serving
 from anotador.services.queries import Sharing
 from anotador.services.sharing import LINK_KINDS
 from anotador.services.sharing import LinkKind
 from anotador.web import access
+from anotador.web import addresses as serving
 from anotador.web import inputs
 from anotador.web.forms.accounts import ConfirmForm
 from anotador.web.forms.match import FORM_EXPIRED
