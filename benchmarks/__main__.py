@@ -23,6 +23,7 @@ MODULES = [
     "benchmarks.tournament_draw",
     "benchmarks.tournament_pages",
     "benchmarks.tournament_board",
+    "benchmarks.tournament_printouts",
     "benchmarks.ratings",
 ]
 

@@ -77,8 +77,11 @@ def play_tables(tournament: Tournament, round_row: Round, hands_at: list[int]) -
     round_row.status = "playing"
 
 
-def seed_tournament(owner_id: int, system: str = "danese") -> int:
-    """The club night: 80 pairs, 6 rounds closed, the 7th being played; its id."""
+def seed_tournament(
+    owner_id: int, system: str = "danese", pairs: int = PAIRS, played: int = PLAYED
+) -> int:
+    """The club night: ``pairs`` pairs, ``played`` rounds closed, the next being played; its
+    id."""
     setup = service.SetUp(
         name="Burraco del jueves",
         played_on=datetime.date(2026, 12, 3),
@@ -87,16 +90,16 @@ def seed_tournament(owner_id: int, system: str = "danese") -> int:
         hands_per_round=HANDS,
         scale="fibur-3",
         system=system,
-        rounds=PLAYED + 2,
+        rounds=played + 2,
     )
     tournament = service.create_tournament(owner_id, setup)
     assert isinstance(tournament, Tournament), tournament
-    for k in range(PAIRS):
+    for k in range(pairs):
         service.add_pair(tournament, owner_id, f"Norte {k}", f"Sur {k}", f"Club {k % 5}")
-    tables = PAIRS // 2
-    for number in range(1, PLAYED + 2):
+    tables = pairs // 2
+    for number in range(1, played + 2):
         round_row = rounds.draw_round(tournament, owner_id)
-        if number <= PLAYED:
+        if number <= played:
             play_tables(tournament, round_row, [HANDS] * tables)
             round_row.status = "closed"
         else:  # finished, playing, not started
