@@ -48,7 +48,8 @@ def played_round_one(app: Flask, client: FlaskClient) -> tuple[int, int, FlaskCl
     assert client.post(f"/torneos/{tournament_id}/rondas/1/empezar").status_code == 303
     with app.app_context():
         table = db.session.get(RoundTable, table_ids(app, tournament_id, 1)[1])
-        assert table is not None and table.match_id is not None
+        assert table is not None
+        assert table.match_id is not None
         match_id = table.match_id
     phone = phone_of(app, match_id)
     line = "Club night · Round 1 · Table 1 · hand 1 of 2"
@@ -125,7 +126,8 @@ def test_the_phones_of_the_round_before_and_the_pairs_pages_tell_the_next_seat(
     assert version_of(app, match_id) > seen
     with app.app_context():
         table_row = db.session.get(RoundTable, table_ids(app, tournament_id, 2)[table])
-        assert table_row is not None and table_row.match is not None
+        assert table_row is not None
+        assert table_row.match is not None
         token = table_row.match.table_token
     shown = page(phone, f"/partidas/{match_id}")
     next_part = shown.split("where each pair sits")[1]
