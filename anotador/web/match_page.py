@@ -13,6 +13,7 @@ from typing import Any
 
 from flask_babel import format_date
 from flask_babel import gettext
+from flask_babel import ngettext
 
 from anotador.rules import Role
 from anotador.rules import describe_variants
@@ -186,7 +187,12 @@ def side_breakdown(side: Any) -> list[tuple[str, int]]:
 
 
 def result_banner(match: Match, game: Any, score: Any, sides: list[SideSummary]) -> tuple:
-    """The end of the game, told per the match's tie policy."""
+    """The end of the game, told per the match's tie policy; a match of N hands played
+    to the last (a tournament round's) ends with them, not with a winner."""
+    if score.finished and match.play_every_hand and match.hand_limit:
+        return "winner", ngettext(
+            "The hand is played.", "The %(num)d hands are played.", len(score.hands)
+        )
     if score.finished and score.winner is not None:
         return "winner", gettext("%(side)s won!", side=game.sides[score.winner].name)
     if score.finished:

@@ -74,6 +74,9 @@ class TableResult:
     hands: int
     confirmed_by: str | None
     confirmed_at: datetime.datetime | None
+    #: The tournament's name and its rounds' hands (None: played to a target).
+    tournament: str = ""
+    hands_per_round: int | None = None
 
 
 def table_result_of(table_id: int) -> TableResult | None:
@@ -93,6 +96,8 @@ def table_result_of(table_id: int) -> TableResult | None:
         hands=match.hand_count if match is not None else 0,
         confirmed_by=table.confirmed_by,
         confirmed_at=table.confirmed_at,
+        tournament=table.round.tournament.name,
+        hands_per_round=table.round.tournament.hands_per_round,
     )
 
 

@@ -15,6 +15,7 @@ from anotador.storage.database import db
 from anotador.tournaments.operations import confirmations
 from anotador.tournaments.operations import draws
 from anotador.tournaments.operations import seeding
+from anotador.tournaments.operations.seats import tell_round_before
 from anotador.tournaments.operations.service import Refused
 from anotador.tournaments.operations.service import current_round
 from anotador.tournaments.operations.service import lock
@@ -68,6 +69,7 @@ def draw_round(tournament: Tournament, account_id: int, by_rating: bool = False)
     tournament.round_rows.append(round_row)
     tournament.status = "playing"
     record(tournament, account_id, "round_drawn", round=number)
+    tell_round_before(tournament, number)
     db.session.commit()
     return round_row
 
@@ -120,6 +122,7 @@ def swap(
         old=old,
         new=old[::-1],
     )
+    tell_round_before(tournament, round_row.number)
     db.session.commit()
 
 
@@ -136,6 +139,7 @@ def seat(round_row: Round, account_id: int, ns: RoundTable, ew: RoundTable) -> N
     db.session.delete(ew)
     pairs = [ns.ns_pair.position, ew.ns_pair.position]
     record(round_row.tournament, account_id, "table_seated", round=round_row.number, pairs=pairs)
+    tell_round_before(round_row.tournament, round_row.number)
     db.session.commit()
 
 
@@ -154,6 +158,7 @@ def start_round(round_row: Round, account_id: int) -> list[int]:
             table.match = table_match(tournament, round_row, table)
     round_row.status = "playing"
     record(tournament, account_id, "round_started", round=round_row.number)
+    tell_round_before(tournament, round_row.number)
     db.session.commit()
     made = [table.match_id for table in round_row.tables if table.match_id is not None]
     signals.changed_many("created", made)

@@ -24,6 +24,8 @@ from anotador.storage.database import db
 from anotador.tournaments.operations import confirmations
 from anotador.tournaments.operations import draws
 from anotador.tournaments.operations import service
+from anotador.tournaments.operations.seats import labels_of
+from anotador.tournaments.operations.seats import seating_of
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import kept
@@ -40,11 +42,6 @@ def spectator_link(tournament: Tournament) -> str | None:
     if tournament.spectator_token is None:
         return None
     return url_for("tournaments.standings_shared", token=tournament.spectator_token, _external=True)
-
-
-def labels_of(tournament: Tournament) -> dict[str, str]:
-    """Each pair's id in the tournament file → how pages name it."""
-    return {pair.key: f"{pair.position}. {pair.label}" for pair in tournament.pairs}
 
 
 def table_rows(round_row: Round) -> list[dict[str, Any]]:
@@ -78,31 +75,6 @@ def table_pairs(tournament: Tournament) -> dict[tuple[int, int], tuple[str, str]
         for round_row in tournament.round_rows
         for table in round_row.tables
         if table.number is not None and table.ew_pair is not None
-    }
-
-
-def seating_of(tournament: Tournament) -> dict[str, Any] | None:
-    """Who sits where in the round being played (drawn or started), as the board shows it
-    for the pairs looking for their table: each table's NS and EW pairs, then the pairs that
-    rest; None between rounds."""
-    latest = service.current_round(tournament)
-    if latest is None or latest.status == "closed":
-        return None
-    names = labels_of(tournament)
-    seated = sorted((t for t in latest.tables if not t.is_bye), key=lambda t: t.number or 0)
-    return {
-        "number": latest.number,
-        "tables": [
-            {"number": t.number, "ns": names[t.ns_pair.key], "ew": names[t.ew_pair.key]}
-            for t in seated
-            if t.ew_pair is not None
-        ],
-        # A manual round's pairs without a table yet wait for the director; they do not rest.
-        "byes": (
-            []
-            if latest.status == "drawn" and tournament.system == "manual"
-            else [names[t.ns_pair.key] for t in latest.tables if t.is_bye]
-        ),
     }
 
 

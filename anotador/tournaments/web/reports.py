@@ -29,6 +29,8 @@ from anotador.sheets.render import printout_html
 from anotador.sheets.render import printout_key
 from anotador.storage.database import db
 from anotador.tournaments.operations import service
+from anotador.tournaments.operations.seats import seat_of_pair
+from anotador.tournaments.operations.seats import seating_of
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
@@ -36,6 +38,7 @@ from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
+from anotador.web.addresses import qr_svg
 from anotador.web.views.printouts import printout_response
 from anotador.words import i18n
 
@@ -156,6 +159,21 @@ def round_status(state: Any, number: int) -> str:
     return str(status)
 
 
+def next_seat(tournament: Tournament, pair: TournamentPair, director: bool) -> Any:
+    """The pair's seat in the round drawn or being played (or that it rests), with its
+    table's link and QR code for the director only: a spectator link reads the seating the
+    board shows, never a link that scores."""
+    seat = seat_of_pair(seating_of(tournament), pair.key)
+    if seat is None:
+        return None
+    link = (
+        director
+        and seat["token"]
+        and url_for("sharing.open_link", token=seat["token"], _external=True)
+    )
+    return {**seat, "link": link or None, "qr": qr_svg(link) if link else None}
+
+
 def printout(tournament: Tournament, results: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
     """The context of :data:`PRINTOUT`: the tournament, ``results`` and ``more``."""
     return {"tournament": tournament, "results": results, "scale_labels": SCALE_LABELS, **more}
@@ -185,6 +203,7 @@ def register(bp: Blueprint, owned: pages.Owned) -> None:
             pair_urls=pages.pair_addresses(tournament, token),
             standings_url=standings_url,
             director=token is None,
+            next_seat=next_seat(tournament, pair, director=token is None),
         )
 
     def standings_pdf(tournament_id: int | None = None, token: str | None = None) -> Any:

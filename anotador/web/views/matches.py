@@ -34,6 +34,7 @@ from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
 from anotador.tournaments.operations.confirmations import table_of
 from anotador.tournaments.operations.confirmations import table_result_of
+from anotador.tournaments.operations.seats import next_seats_of
 from anotador.web import access
 from anotador.web import addresses as serving
 from anotador.web import inputs
@@ -187,7 +188,8 @@ def show(match_id: int) -> str:
     # Beside the planilla, never in it: the director may write it without a change of the match.
     table_result = state.table_result
     # A tournament table's: which table, its result once ended and who is to confirm it.
-    table = table_result_of(state.table_id) if state.table_id is not None else None
+    table_id = state.table_id  # (a rendered planilla reads the state again, without it)
+    table = table_result_of(table_id) if table_id is not None else None
     level = granted.level
     # The content depends only on this state of the match, the language, the names, where
     # the app is mounted and whether this request may score: rendered once, reused until any
@@ -242,7 +244,23 @@ def show(match_id: int) -> str:
         table=table,
         confirms=can_score and table is not None and table.state == "awaiting",
         version=state.version,
+        next_seats=next_seats_shown(state.sharing, granted, table_id) if table_id else [],
     )
+
+
+def next_seats_shown(sharing: Any, granted: access.Grant, table_id: int) -> list[dict[str, Any]]:
+    """Where the pairs of a tournament table sit in the next round once it is drawn, each
+    with its new table's link (and its QR code) once started, for its table's phones and its
+    director (a spectator link's phone sees what it saw before)."""
+    token = sharing.table_token
+    holder = token is not None and granted.credential == access.link_credential(token)
+    if not (holder or granted.level == access.Level.OWN):
+        return []
+    seats = []
+    for seat in next_seats_of(table_id):
+        link = seat["token"] and url_for("sharing.open_link", token=seat["token"], _external=True)
+        seats.append({**seat, "link": link, "qr": serving.qr_svg(link) if link else None})
+    return seats
 
 
 @bp.post("/partidas/<id:match_id>/abandonar")
