@@ -134,6 +134,19 @@ def test_a_table_still_playing_has_nothing_to_confirm(app: Flask, client: FlaskC
     assert snapshot(app) == before
 
 
+def test_a_result_written_by_hand_is_the_directors_on_the_phone(app: Flask, client: FlaskClient):
+    tournament_id, match_id, phone = ended_table(app, client)
+    table_id = table_ids(app, tournament_id, 1)[1]
+    written = {"mp_ns": "11", "mp_ew": "9", "reason": "Scored on paper"}
+    assert (
+        client.post(f"/torneos/{tournament_id}/mesas/{table_id}", data=written).status_code == 303
+    )
+    assert confirmed_by(app, match_id) is None
+    shown = page(phone, f"/partidas/{match_id}")
+    assert "Result confirmed by the director: it is final." in shown
+    assert "confirmed by EW" not in shown
+
+
 def test_the_director_confirms_a_table_instead_and_it_is_logged(app: Flask, client: FlaskClient):
     tournament_id, match_id, phone = ended_table(app, client)
     table_id = table_ids(app, tournament_id, 1)[1]
