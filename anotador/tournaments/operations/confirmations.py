@@ -52,6 +52,13 @@ def progress(table: RoundTable) -> str:
     return "awaiting"
 
 
+def aware(moment: datetime.datetime | None) -> datetime.datetime | None:
+    """A stored moment as an aware UTC one (SQLite hands them back naive)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=datetime.UTC)
+
+
 def table_of(match_id: int) -> RoundTable | None:
     """The tournament table whose match is ``match_id``, if it is one (one statement; its
     round, tournament and pairs load when read)."""
@@ -74,6 +81,10 @@ class TableResult:
     hands: int
     confirmed_by: str | None
     confirmed_at: datetime.datetime | None
+    #: When the table called the director, the call still open (``live.call``).
+    called_at: datetime.datetime | None = None
+    #: Whether its round is being played (its phones may call the director).
+    playing: bool = False
 
 
 def table_result_of(table_id: int) -> TableResult | None:
@@ -93,6 +104,8 @@ def table_result_of(table_id: int) -> TableResult | None:
         hands=match.hand_count if match is not None else 0,
         confirmed_by=table.confirmed_by,
         confirmed_at=table.confirmed_at,
+        called_at=aware(table.called_at),
+        playing=table.round.status == "playing" and table.round.tournament.status != "finished",
     )
 
 
