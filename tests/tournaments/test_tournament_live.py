@@ -40,7 +40,9 @@ def two_tables(app: Flask, client: FlaskClient) -> tuple[int, dict[int, int]]:
         matches = {}
         for number, table_id in table_ids(app, tournament_id, 1).items():
             table = db.session.get(RoundTable, table_id)
-            assert table is not None and number is not None and table.match_id is not None
+            assert table is not None
+            assert number is not None
+            assert table.match_id is not None
             matches[number] = table.match_id
     return tournament_id, matches
 
@@ -175,10 +177,23 @@ def test_a_table_calls_the_director_once_until_the_call_is_answered(
     assert client.post(f"/torneos/{tournament_id}/mesas/{ids[2]}/atendida").status_code == 303
     logged = [c for c in changes(app) if c[0] in ("director_called", "call_answered")]
     assert [c[0] for c in logged] == ["director_called", "call_answered"]
-    assert logged[0][1] == {"round": 1, "table": 2} and logged[0][2] is None
-    # A stranger without the table link cannot call; a closed round takes no call.
+    assert logged[0][1] == {"round": 1, "table": 2}
+    assert logged[0][2] is None  # a table link
+    # Without the table link nobody calls.
     before = snapshot(app)
     assert app.test_client().post(f"/torneos/llamar/{matches[1]}").status_code in (302, 303, 404)
     assert snapshot(app) == before
-    with app.app_context():
-        assert db.session.get(RoundTable, ids[1]).called_at is None  # type: ignore[union-attr]
+    # A closed round takes no call, and its phones no longer offer it.
+    for number in (1, 2):
+        written = {"mp_ns": "600", "mp_ew": "400"}
+        assert (
+            client.post(f"/torneos/{tournament_id}/mesas/{ids[number]}", data=written).status_code
+            == 303
+        )
+    assert client.post(f"{url}/cerrar").status_code == 303
+    before = snapshot(app)
+    refused = phone.post(f"/torneos/llamar/{matches[2]}", headers=ENGLISH)
+    assert refused.status_code == 303
+    assert "This round is not being played." in page(phone, refused.headers["Location"])
+    assert snapshot(app) == before
+    assert "Call the director" not in page(phone, f"/partidas/{matches[2]}")
