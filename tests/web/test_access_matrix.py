@@ -99,8 +99,11 @@ EXPECTED = {
     "static": "AAAAAA",
     # The director's (the owner's); by a tournament's spectator link, not a match's.
     "tournaments.add_pair": "SNNSSA",
+    "tournaments.answer_call": "SNNSSA",
     "tournaments.board": "SNNSSA",
     "tournaments.board_shared": "NNNNNN",
+    # The world's match is no tournament table: even a phone that may score it finds none.
+    "tournaments.call_director": "SNNNNN",
     "tournaments.close_round": "SNNSSA",
     "tournaments.confirm_by_director": "SNNSSA",
     # The world's match is no tournament table: even a phone that may score it finds none.
@@ -117,6 +120,7 @@ EXPECTED = {
     "tournaments.results_csv_shared": "NNNNNN",
     "tournaments.round_page": "SNNSSA",
     "tournaments.round_pdf": "SNNSSA",
+    "tournaments.round_tables": "SNNSSA",
     "tournaments.round_pdf_shared": "NNNNNN",
     "tournaments.set_link": "SNNSSA",
     "tournaments.show": "SNNSSA",

@@ -84,6 +84,7 @@ from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
+from anotador.tournaments.operations import live as tournament_live
 from anotador.tournaments.operations import rounds as tournament_rounds
 from anotador.tournaments.operations import service as tournament_service
 from anotador.tournaments.operations.service import SetUp
@@ -338,7 +339,8 @@ def seed_tournament(owner_id: int) -> None:
     """Tournaments of the owner's whose pages offer every form: round 1 being played (a table
     and a bye; with a spectator link), drawn (swaps, start), closed (the next draw, finish,
     reopening the round), finished (reopening it) and a table whose match ended, awaiting its
-    pairs' confirmation (the phone's and the director's)."""
+    pairs' confirmation (the phone's and the director's); a table of the round being played
+    calls the director."""
     # The awaiting table's match first: the harvest opens the first matches' pages.
     setup = SetUp("Sabato", datetime.date(2026, 12, 3), "uruguaya", {}, 1, "wdl", "danese", 3)
     awaiting = tournament_service.create_tournament(owner_id, setup)
@@ -361,6 +363,8 @@ def seed_tournament(owner_id: int) -> None:
     (playing, first), _drawn, *played = made
     tournament_rounds.start_round(first, owner_id)
     tournament_service.set_spectator_link(playing, owner_id, True)
+    # A table calling the director: its round page offers to mark the call answered.
+    tournament_live.call(next(table for table in first.tables if not table.is_bye))
     for _tournament, last in played:
         tournament_rounds.start_round(last, owner_id)
         for table in last.tables:

@@ -52,6 +52,13 @@ def progress(table: RoundTable) -> str:
     return "awaiting"
 
 
+def aware(moment: datetime.datetime | None) -> datetime.datetime | None:
+    """A stored moment as an aware UTC one (SQLite hands them back naive)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=datetime.UTC)
+
+
 def table_of(match_id: int) -> RoundTable | None:
     """The tournament table whose match is ``match_id``, if it is one (one statement; its
     round, tournament and pairs load when read)."""
@@ -77,6 +84,10 @@ class TableResult:
     #: The tournament's name and its rounds' hands (None: played to a target).
     tournament: str = ""
     hands_per_round: int | None = None
+    #: When the table called the director, the call still open (``live.call``).
+    called_at: datetime.datetime | None = None
+    #: Whether its round is being played (its phones may call the director).
+    playing: bool = False
 
 
 def table_result_of(table_id: int) -> TableResult | None:
@@ -98,6 +109,8 @@ def table_result_of(table_id: int) -> TableResult | None:
         confirmed_at=table.confirmed_at,
         tournament=table.round.tournament.name,
         hands_per_round=table.round.tournament.hands_per_round,
+        called_at=aware(table.called_at),
+        playing=table.round.status == "playing" and table.round.tournament.status != "finished",
     )
 
 

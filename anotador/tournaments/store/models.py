@@ -183,6 +183,9 @@ class RoundTable(Model):
     # phones no longer change it.
     confirmed_by: Mapped[str | None] = mapped_column(sa.String(10))
     confirmed_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    # When the table's phone called the director and the call is still open; None: no call
+    # (``operations.live``). One column: repeated taps never make a second call.
+    called_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
     round: Mapped[Round] = relationship(back_populates="tables")
     # The pairs are the tournament's, already loaded: found by id without a statement.

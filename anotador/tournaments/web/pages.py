@@ -23,6 +23,7 @@ from anotador.backup import csv_cell
 from anotador.storage.database import db
 from anotador.tournaments.operations import confirmations
 from anotador.tournaments.operations import draws
+from anotador.tournaments.operations import live
 from anotador.tournaments.operations import service
 from anotador.tournaments.operations.seats import labels_of
 from anotador.tournaments.operations.seats import seating_of
@@ -47,12 +48,14 @@ def spectator_link(tournament: Tournament) -> str | None:
 def table_rows(round_row: Round) -> list[dict[str, Any]]:
     """A round's tables as the director's live view lists them, byes last."""
     rows = []
+    following = live.round_progress(round_row)
     for table in sorted(round_row.tables, key=lambda t: (t.is_bye, t.number or 0)):
         match = table.match
         rows.append(
             {
                 "table": table,
                 "state": confirmations.progress(table),
+                "live": following[table.id],
                 "by_hand": table.mp_ns is not None,
                 "mp": service.table_result(table),
                 "hands": match.hand_count if match is not None else 0,

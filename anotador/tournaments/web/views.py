@@ -31,7 +31,7 @@ from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
-from anotador.tournaments.web import kept
+from anotador.tournaments.web import live
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import reports
 from anotador.tournaments.web.forms import ConfirmForm
@@ -47,7 +47,6 @@ from anotador.web import access
 from anotador.web import inputs
 from anotador.web.forms.match import FORM_EXPIRED
 from anotador.web.forms.match import csrf_refused
-from anotador.words import i18n
 from anotador.words.i18n import problem_message
 
 bp = Blueprint("tournaments", __name__, url_prefix="/torneos")
@@ -184,11 +183,6 @@ def draw(tournament_id: int) -> Any:
     return redirect(url_for(".round_page", tournament_id=tournament_id, number=number), 303)
 
 
-#: Where a kept live view's forms take the request's CSRF token: the view is kept for every
-#: browser of the director's, a token is one session's (and ages).
-CSRF_SLOT = "csrf-slot"
-
-
 def round_content(tournament: Tournament, round_row: Round, csrf: str, **form: Any) -> str:
     """The live view of a round: its tables and what the director can do with them
     (``form``: a result written by hand that was refused, its table and its problems)."""
@@ -201,21 +195,6 @@ def round_content(tournament: Tournament, round_row: Round, csrf: str, **form: A
         csrf=csrf,
         **form,
     )
-
-
-@bp.get("/<id:tournament_id>/rondas/<id:number>")
-@access.account_required
-def round_page(tournament_id: int, number: int) -> Any:
-    """The director's live view of a round, kept under the tournament's state."""
-    state = pages.viewed_state(tournament_id, None)
-
-    def content() -> str:
-        tournament = pages.whole(state)
-        return round_content(tournament, round_of(tournament, number), CSRF_SLOT)
-
-    view = ("round", number, i18n.locale_name(), request.script_root, request.host_url)
-    page = kept.part(state, view, content).replace(CSRF_SLOT, generate_csrf())
-    return render("tournaments/round.html", tournament=state, number=number, content=page)
 
 
 @bp.get("/<id:tournament_id>/rondas/<id:number>/mesas.pdf")
@@ -357,3 +336,4 @@ pages.register(bp, owned)
 reports.register(bp, owned)
 corrections.register(bp, owned, round_of, change)
 confirmations.register(bp, owned_table)
+live.register(bp, owned_table, round_of, round_content)

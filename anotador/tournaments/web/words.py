@@ -8,6 +8,9 @@ from typing import Any
 from flask import render_template
 from flask_babel import lazy_gettext as _l
 
+from anotador.tournaments.operations.live import BEHIND_HANDS
+from anotador.tournaments.operations.live import IDLE_MINUTES
+
 SCALE_LABELS = {
     "fibur-3": _l("FIBUR, 3 hands (20–0)"),
     "fibur-4": _l("FIBUR, 4 hands (20–0)"),
@@ -37,6 +40,13 @@ TABLE_STATES = {
     "bye": _l("bye"),
     "out_of_bounds": _l("points out of bounds"),
 }
+#: Why a table is late (``operations.live.lateness``).
+LATE_REASONS = {
+    "idle": _l("no hand saved for %(num)d minutes"),
+    "behind": _l("%(num)d hands or more behind the table furthest ahead"),
+}
+#: The number each of :data:`LATE_REASONS` says.
+LATE_LIMITS = {"idle": IDLE_MINUTES, "behind": BEHIND_HANDS}
 #: Who confirmed a table's result (``table_confirmed``'s ``by``).
 CONFIRMED_BY = {"ew": _l("by EW"), "director": _l("by the director")}
 #: What a correction of a table's hands was (``table_corrected``'s ``hands``).
@@ -65,6 +75,8 @@ CHANGE_LABELS = {
     "reopened": _l("Tournament reopened"),
     "table_corrected": _l("Hand corrected at a table"),
     "table_confirmed": _l("Table result confirmed"),
+    "director_called": _l("A table called the director"),
+    "call_answered": _l("Call answered"),
     "link_made": _l("Spectator link made"),
     "link_revoked": _l("Spectator link revoked"),
 }
@@ -82,5 +94,7 @@ def render(template: str, **context: Any) -> str:
         change_labels=CHANGE_LABELS,
         hand_changes=HAND_CHANGES,
         confirmed_by=CONFIRMED_BY,
+        late_reasons=LATE_REASONS,
+        late_limits=LATE_LIMITS,
         **context,
     )

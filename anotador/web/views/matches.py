@@ -243,6 +243,7 @@ def show(match_id: int) -> str:
         table_result=table_result,
         table=table,
         confirms=can_score and table is not None and table.state == "awaiting",
+        calls=can_score and table is not None and table.playing,
         version=state.version,
         next_seats=next_seats_shown(state.sharing, granted, table_id) if table_id else [],
     )
