@@ -9,20 +9,25 @@ minimum-cost perfect matching over the pairs still to seat, the cost of a table 
 with R larger than the squares of any whole draw can add up to, so that one rematch fewer
 always wins over any squares and the squares only decide among the fewest rematches. The
 matching is rustworkx's ``max_weight_matching`` (Edmonds' blossom algorithm, exact, in
-integers, compiled: a round of 200 pairs in a few tens of ms where networkx's pure-Python
-one takes seconds) on the weights ``top − cost``, asked for a perfect matching. The graph is
-built in the order of the standings and the algorithm makes no random choice, so one file
-gives one draw.
+integers, compiled: a round of 200 pairs in tens of ms where networkx's pure-Python one
+takes seconds) on the weights ``top − cost``, asked for a perfect matching. The weights are
+computed by numpy (rustworkx needs it anyway) while they are exact as floats, by a loop
+beyond. The graph is built in the order of the standings and the algorithm makes no random
+choice, so one file gives one draw.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy
 import rustworkx
 
 from anotador.tournaments.standings import Standing
 from anotador.tournaments.tournament import Tournament
+
+#: Below this every whole number is a float (2⁵³): the weights may go through numpy's floats.
+EXACT_FLOAT = 2**53
 
 
 def first_round(active: Sequence[str]) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
@@ -83,20 +88,34 @@ def best_split(vp: Sequence[int], rematched: set[tuple[int, int]]) -> list[tuple
     # One rematch costs more than the squares of any split: m/2 tables, each at most spread.
     rematch = spread * (count // 2) + 1
     top = rematch + spread + 1
-    graph = rustworkx.PyGraph(multigraph=False)
-    graph.add_nodes_from(range(count))
-    graph.add_edges_from(
-        [
-            (
-                i,
-                j,
-                top - (vp[i] - vp[j]) ** 2 - (rematch if (i, j) in rematched else 0),
-            )
-            for i in range(count)
-            for j in range(i + 1, count)
-        ]
-    )
+    if top < EXACT_FLOAT:
+        graph = dense_graph(vp, rematched, rematch, top)
+    else:
+        graph = rustworkx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(count))
+        graph.add_edges_from(
+            [
+                (i, j, top - (vp[i] - vp[j]) ** 2 - (rematch if (i, j) in rematched else 0))
+                for i in range(count)
+                for j in range(i + 1, count)
+            ]
+        )
     matched = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     tables = sorted((min(pair), max(pair)) for pair in matched)
     assert len(tables) * 2 == count
     return tables
+
+
+def dense_graph(
+    vp: Sequence[int], rematched: set[tuple[int, int]], rematch: int, top: int
+) -> rustworkx.PyGraph:
+    """The same complete graph as the loop over every (i, j), i < j, in the same order, built
+    from a matrix of weights: numpy computes them, rustworkx reads the upper triangle (a zero
+    is no edge, every weight here is at least 1)."""
+    values = numpy.array(vp, dtype=numpy.float64)
+    weights = float(top) - (values[:, None] - values[None, :]) ** 2
+    if rematched:
+        ones, others = numpy.array(sorted(rematched)).T
+        weights[ones, others] -= rematch
+    numpy.fill_diagonal(weights, 0.0)
+    return rustworkx.PyGraph.from_adjacency_matrix(weights)
