@@ -20,9 +20,7 @@ def test_the_form_offers_the_swiss_system_in_every_language(client: FlaskClient)
         assert f'<option value="swiss">{label}</option>' in page.get_data(as_text=True)
 
 
-def test_a_swiss_tournament_is_created_and_drawn_through_the_pages(
-    app: Flask, client: FlaskClient
-):
+def test_a_swiss_tournament_is_created_and_drawn_through_the_pages(app: Flask, client: FlaskClient):
     tournament_id = create(client, system="swiss", rounds="3")
     add_pairs(client, tournament_id, SIX)
     page = client.get(f"/torneos/{tournament_id}", headers={"Accept-Language": "en"})
