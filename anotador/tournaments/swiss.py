@@ -13,18 +13,20 @@ integers, compiled: a round of 200 pairs in tens of ms where networkx's pure-Pyt
 takes seconds) on the weights ``top − cost``, asked for a perfect matching. The weights are
 computed by numpy (rustworkx needs it anyway) while they are exact as floats, by a loop
 beyond. The graph is built in the order of the standings and the algorithm makes no random
-choice, so one file gives one draw.
+choice, so one file gives one draw. Both libraries are imported by the draw itself, so
+that the standings and the other systems load neither.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy
-import rustworkx
+from typing import TYPE_CHECKING
 
 from anotador.tournaments.standings import Standing
 from anotador.tournaments.tournament import Tournament
+
+if TYPE_CHECKING:
+    import rustworkx
 
 #: Below this every whole number is a float (2⁵³): the weights may go through numpy's floats.
 EXACT_FLOAT = 2**53
@@ -84,6 +86,10 @@ def best_split(vp: Sequence[int], rematched: set[tuple[int, int]]) -> list[tuple
         return []
     if count == 2:
         return [(0, 1)]
+    # Here, not at the top: numpy alone takes longer to import than most commands take to
+    # run, and only a swiss draw needs it.
+    import rustworkx
+
     spread = (max(vp) - min(vp)) ** 2
     # One rematch costs more than the squares of any split: m/2 tables, each at most spread.
     rematch = spread * (count // 2) + 1
@@ -112,6 +118,9 @@ def dense_graph(
     """The same complete graph as the loop over every (i, j), i < j, in the same order, built
     from a matrix of weights: numpy computes them, rustworkx reads the upper triangle (a zero
     is no edge, every weight here is at least 1)."""
+    import numpy
+    import rustworkx
+
     values = numpy.array(vp, dtype=numpy.float64)
     weights = float(top) - (values[:, None] - values[None, :]) ** 2
     if rematched:

@@ -303,3 +303,21 @@ def test_every_swiss_draw_is_optimal_and_seats_every_active_pair_once(
             **document,
             "results": [*document["results"], {"round": number, "tables": entries}],
         }
+
+
+def test_only_a_swiss_draw_loads_its_matching_library():
+    script = (
+        "import sys\n"
+        "from anotador.commands.main import main\n"
+        "from anotador.tournaments import next_round, read_tournament, standings\n"
+        "from tournament_cases import played, tournament\n"
+        "results = played([('p1', 'p2', 900, 100), ('p3', 'p4', 500, 400)])\n"
+        "standings(read_tournament(tournament(4, results, system='swiss')))\n"
+        "next_round(read_tournament(tournament(4, results, system='danese')))\n"
+        "assert 'numpy' not in sys.modules and 'rustworkx' not in sys.modules\n"
+        "next_round(read_tournament(tournament(4, results, system='swiss')))\n"
+        "assert 'numpy' in sys.modules and 'rustworkx' in sys.modules\n"
+    )
+    here = os.path.dirname(__file__)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env)
