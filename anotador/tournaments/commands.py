@@ -2,7 +2,8 @@
 
 Both print one JSON document on standard output: the answer with exit status 0, or
 ``{"problems": [...]}`` with exit status 1 (an invalid file, or no next round to draw).
-Like ``anotador score``, they load only the rules engine, and speak English.
+Like ``anotador score``, they load only the rules engine (and, for a ``swiss`` draw, its
+matching library: anotador/tournaments/swiss.py), and speak English.
 """
 
 from __future__ import annotations

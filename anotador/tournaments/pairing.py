@@ -1,5 +1,6 @@
 """The next round's tables (§4): the fixed schedules (``mitchell``, ``round-robin``) from the
-order of ``pairs``, the Danish systems from the standings; ``manual`` draws nothing."""
+order of ``pairs``, the Danish systems and ``swiss`` (anotador/tournaments/swiss.py) from
+the standings; ``manual`` draws nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from dataclasses import dataclass
 from anotador.tournaments.problems import Problem
 from anotador.tournaments.problems import TournamentProblems
 from anotador.tournaments.standings import standings
+from anotador.tournaments.swiss import first_round
+from anotador.tournaments.swiss import later_round
+from anotador.tournaments.swiss import meetings
 from anotador.tournaments.tournament import Tournament
 
 
@@ -42,12 +46,14 @@ def next_round(tournament: Tournament) -> Draw:
     if problems:
         raise TournamentProblems(problems)
     if tournament.system == "mitchell":
-        meetings = mitchell(len(tournament.pairs), played)
+        schedule = mitchell(len(tournament.pairs), played)
     elif tournament.system == "round-robin":
-        meetings = round_robin(len(tournament.pairs), played)
+        schedule = round_robin(len(tournament.pairs), played)
+    elif tournament.system == "swiss":
+        return swiss(tournament, played)
     else:
         return danish(tournament, played)
-    return fixed_draw(tournament, played + 1, meetings)
+    return fixed_draw(tournament, played + 1, schedule)
 
 
 def mitchell(count: int, played: int) -> list[tuple[int, int, int | None]]:
@@ -111,6 +117,19 @@ def danish(tournament: Tournament, played: int) -> Draw:
     if pairing is None:
         pairing = [(k, k + 1) for k in range(0, len(order), 2)]
     seats = tuple(Seat(table, order[ns], order[ew]) for table, (ns, ew) in enumerate(pairing, 1))
+    return Draw(played + 1, seats, byes)
+
+
+def swiss(tournament: Tournament, played: int) -> Draw:
+    """``swiss`` (§4.6): round 1 the top half of ``pairs`` against the bottom half, later
+    rounds the fewest rematches, then the closest VP; the tables in their NS pairs' order."""
+    withdrawn = {pair.id for pair in tournament.pairs if pair.withdrawn}
+    if played == 0:
+        tables, byes = first_round([p.id for p in tournament.pairs if p.id not in withdrawn])
+    else:
+        rows = [row for row in standings(tournament) if row.pair not in withdrawn]
+        tables, byes = later_round(rows, meetings(tournament))
+    seats = tuple(Seat(table, ns, ew) for table, (ns, ew) in enumerate(tables, 1))
     return Draw(played + 1, seats, byes)
 
 

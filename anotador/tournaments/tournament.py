@@ -15,7 +15,7 @@ from anotador.rules import Rules
 from anotador.tournaments.victory_points import Scale
 
 FORMAT = "anotador-tournament/1"
-SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual")
+SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual", "swiss")
 
 
 @dataclass(frozen=True, slots=True)

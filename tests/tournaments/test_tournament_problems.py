@@ -77,7 +77,7 @@ SET_UP = [
         tournament(scale={"bands": [[10, 5, 5], [20, 7, 3]], "above": [6, 4]}),
         [("$.scale.above", "scale_not_increasing")],
     ),
-    (tournament(system="swiss"), [("$.system", "system")]),
+    (tournament(system="suizo"), [("$.system", "system")]),
     (tournament(bye_vp=1_000_001), [("$.bye_vp", "value")]),
     (tournament(pairs=["p1"]), [("$.pairs", "too_few_pairs")]),
     (tournament(pairs=[]), [("$.pairs", "too_few_pairs")]),

@@ -112,7 +112,7 @@ def test_the_board_follows_live_by_its_version(app: Flask, client: FlaskClient):
         ("hands_per_round", "-3", "without the minus sign"),
         ("variant", "poker", "Choose one of the options"),
         ("scale", "fibur-9", "Choose one of the options"),
-        ("system", "swiss", "Choose one of the options"),
+        ("system", "suizo", "Choose one of the options"),
         ("played_on", "2026-13-01", "is not a date"),
         ("target", "99999999999999", "Must be between"),
         ("name", "", "Write the name"),

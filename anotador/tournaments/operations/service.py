@@ -36,7 +36,7 @@ from anotador.tournaments.store.models import TournamentPair
 
 FORMAT = "anotador-tournament/1"
 SCALES = ("fibur-3", "fibur-4", "wdl", "points")
-SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual")
+SYSTEMS = ("mitchell", "danese", "danese-modificato", "round-robin", "manual", "swiss")
 #: Every integer of the tournament file is at most this in size (MP written by hand too).
 MAX_MP = MAX_SIZE
 

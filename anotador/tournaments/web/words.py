@@ -24,6 +24,7 @@ SYSTEM_LABELS = {
     "danese-modificato": _l("Modified Danish"),
     "round-robin": _l("Round robin"),
     "manual": _l("Manual (the director seats the tables)"),
+    "swiss": _l("Swiss"),
 }
 TOURNAMENT_STATUS = {
     "registering": _l("registering pairs"),
