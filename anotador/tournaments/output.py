@@ -24,6 +24,7 @@ def standings_document(tournament: Tournament) -> dict[str, Any]:
                 "mp_diff": row.mp_diff,
                 "played": row.played,
                 "byes": row.byes,
+                "withdrawn": row.withdrawn,
             }
             for row in standings(tournament)
         ],

@@ -25,6 +25,8 @@ class Standing:
     mp_against: int
     played: int
     byes: int
+    #: The pair has left the tournament (it keeps its results and its place).
+    withdrawn: bool = False
 
     @property
     def mp_diff(self) -> int:
@@ -81,6 +83,7 @@ def standings(tournament: Tournament) -> list[Standing]:
                 played[us] += 1
                 meetings[us][them] += our_vp
     ids = tournament.pair_ids()
+    withdrawn = {pair.id for pair in tournament.pairs if pair.withdrawn}
     on_vp: defaultdict[int, list[str]] = defaultdict(list)
     for pair in ids:
         on_vp[vp[pair]].append(pair)
@@ -109,6 +112,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             mp_against=mp_against[ids[k]],
             played=played[ids[k]],
             byes=byes[ids[k]],
+            withdrawn=ids[k] in withdrawn,
         )
         for rank, k in enumerate(order, 1)
     ]

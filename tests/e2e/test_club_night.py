@@ -139,10 +139,12 @@ def test_a_club_night_of_three_rounds_played_at_the_tables(
         # Every NS pair won its table: the board's three leaders have 2 VP a round.
         leaders = board.locator(".t-board-standings tbody tr").locator(".t-vp")
         expect(leaders).to_have_text([str(2 * number)] * 3 + ["0"] * 3, timeout=WITHIN)
+        page.once("dialog", lambda dialog: dialog.accept())  # its confirmation
         page.get_by_role("button", name="Cerrar la ronda").tap()
         expect(page.get_by_role("heading", level=1)).to_contain_text("cerrada")
 
     page.goto(home)
+    page.once("dialog", lambda dialog: dialog.accept())  # its confirmation
     page.get_by_role("button", name="Terminar el torneo").tap()
     shot("board-final", of=board)
 

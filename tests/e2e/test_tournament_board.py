@@ -90,6 +90,7 @@ def test_a_club_night_round_with_the_board_following(
         "Dario – Diego", timeout=WITHIN
     )
     shot("board-after-round-1", of=board)
+    page.once("dialog", lambda dialog: dialog.accept())  # its confirmation
     page.get_by_role("button", name="Cerrar la ronda").tap()
     expect(page.get_by_role("heading", level=1)).to_contain_text("cerrada")
     if AXE.exists():

@@ -52,7 +52,10 @@ def one_round(app: Flask, client: FlaskClient, *, finish: bool) -> int:
     client.post(f"/torneos/{tournament_id}/rondas")
     play_round(client, app, tournament_id, 1, {1: ("1000", "500")})
     if finish:
-        assert client.post(f"/torneos/{tournament_id}/terminar").status_code == 303
+        assert (
+            client.post(f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"}).status_code
+            == 303
+        )
     return tournament_id
 
 

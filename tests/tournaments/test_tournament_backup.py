@@ -44,7 +44,7 @@ def club_night(app: Flask, client: FlaskClient) -> int:
     assert record(client, match_1, FORM_HAND).status_code == 302
     assert record(client, match_1, FORM_HAND).status_code == 302
     client.post(f"{base}/mesas/{tables[2]}", data={"mp_ns": "300", "mp_ew": "500"})
-    assert client.post(f"{base}/rondas/1/cerrar").status_code == 303
+    assert client.post(f"{base}/rondas/1/cerrar", data={"confirmed": "1"}).status_code == 303
     client.post(f"{base}/rondas")
     client.post(f"{base}/rondas/2/empezar")
     assert record(client, table_match(app, table_ids(app, tournament_id, 2)[1]), FORM_HAND)
@@ -52,7 +52,7 @@ def club_night(app: Flask, client: FlaskClient) -> int:
         tournament = db.session.get(Tournament, tournament_id)
         assert tournament is not None
         pair_id = tournament.pairs[3].id
-    client.post(f"{base}/parejas/{pair_id}/retiro", data={"withdrawn": "1"})
+    client.post(f"{base}/parejas/{pair_id}/retiro", data={"withdrawn": "1", "confirmed": "1"})
     client.post(f"{base}/enlace", data={"on": "1"})
     return tournament_id
 

@@ -484,7 +484,7 @@ def test_the_draw_of_a_tournament_stored_before_the_checks_is_refused_with_a_mes
     for table in tables:
         if table.ew_pair_id is not None:
             client.post(f"{base}/mesas/{table.id}", data={"mp_ns": "400", "mp_ew": "400"})
-    assert client.post(f"{base}/rondas/2/cerrar").status_code == 303
+    assert client.post(f"{base}/rondas/2/cerrar", data={"confirmed": "1"}).status_code == 303
     pair_against_itself(app, tournament_id)
     rounds_before = counts(app)[2]
     answer = client.post(f"{base}/rondas", headers=ENGLISH)

@@ -51,6 +51,7 @@ def test_the_worked_example_standings():
         "mp_diff": 460,
         "played": 2,
         "byes": 0,
+        "withdrawn": False,
     }
     assert [(rows[p]["vp"], rows[p]["mp_diff"], rows[p]["byes"]) for p in "ABDE"] == [
         (25, 900, 0),

@@ -175,7 +175,12 @@ def test_the_director_confirms_a_table_instead_and_it_is_logged(app: Flask, clie
 def test_closing_a_round_confirms_its_tables_still_waiting(app: Flask, client: FlaskClient):
     tournament_id, match_id, _phone = ended_table(app, client)
     standings = client.get(f"/torneos/{tournament_id}/posiciones.json").data
-    assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+    assert (
+        client.post(
+            f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"}
+        ).status_code
+        == 303
+    )
     assert confirmed_by(app, match_id) == "director"
     logged = [c[1] for c in changes(app) if c[0] == "table_confirmed"]
     assert [(d["by"], d.get("on_close")) for d in logged] == [("director", True)]

@@ -70,7 +70,12 @@ def closed_table(app: Flask, client: FlaskClient, hands: str = "1") -> tuple[int
     phone = phone_of(app, match_id)
     for _ in range(int(hands)):
         assert record(phone, match_id, FORM_HAND).status_code == 302
-    assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+    assert (
+        client.post(
+            f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"}
+        ).status_code
+        == 303
+    )
     with app.app_context():
         assert db.session.get(Tournament, tournament_id).round_rows[0].status == "closed"  # type: ignore[union-attr]
     return tournament_id, match_id
@@ -80,7 +85,10 @@ def test_undo_on_a_finished_tournaments_table_is_refused_from_the_table_link_and
     app: Flask, client: FlaskClient
 ):
     tournament_id, match_id = closed_table(app, client)
-    assert client.post(f"/torneos/{tournament_id}/terminar").status_code == 303
+    assert (
+        client.post(f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"}).status_code
+        == 303
+    )
     before = snapshot(app)
     standings = client.get(f"/torneos/{tournament_id}/posiciones.json").data
     # Its table link scores no finished match; its owner is refused by the tournament.
@@ -144,7 +152,12 @@ def test_the_offline_phones_pending_hand_gets_a_refusal_it_can_show(
     # The director writes the result by hand and closes the round while the phone was offline.
     table_id = table_ids(app, tournament_id, 1)[1]
     client.post(f"/torneos/{tournament_id}/mesas/{table_id}", data={"mp_ns": "1", "mp_ew": "0"})
-    assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+    assert (
+        client.post(
+            f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"}
+        ).status_code
+        == 303
+    )
     before = snapshot(app)
     outbox = phone.get(f"/partidas/{match_id}/manos/pendientes").get_json()
     hand = {"end": "closed", "closer": 0, "sides": [{"clean": 1, "table_points": 200}, {}]}
@@ -214,7 +227,12 @@ def test_after_reopening_the_round_an_edit_is_accepted_and_logged_with_old_and_n
     assert "Hand corrected at a table" in page
     assert f"{old[0]:,} – {old[1]:,} → {new[0]:,} – {new[1]:,}" in page
     # Closed again, it is final again.
-    assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+    assert (
+        client.post(
+            f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"}
+        ).status_code
+        == 303
+    )
     assert undo(client, app, match_id).status_code == 422
 
 
@@ -225,7 +243,10 @@ def test_a_correction_of_a_tables_hand_carries_the_directors_reason_to_the_chang
     for a reason, kept with who, when, the old and new MP; a reason too long is refused and
     nothing changes. A match of no tournament asks for none."""
     tournament_id, match_id = closed_table(app, client, "2")
-    assert client.post(f"/torneos/{tournament_id}/terminar").status_code == 303
+    assert (
+        client.post(f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"}).status_code
+        == 303
+    )
     assert client.post(f"/torneos/{tournament_id}/reabrir").status_code == 303
     assert reopen_round(client, tournament_id).status_code == 303
     form = client.get(f"/partidas/{match_id}/manos/1", headers=ENGLISH).get_data(as_text=True)
@@ -266,7 +287,10 @@ def test_a_correction_of_a_tables_hand_carries_the_directors_reason_to_the_chang
 
 def test_a_finished_tournament_is_reopened_then_its_last_round(app: Flask, client: FlaskClient):
     tournament_id, match_id = closed_table(app, client)
-    assert client.post(f"/torneos/{tournament_id}/terminar").status_code == 303
+    assert (
+        client.post(f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"}).status_code
+        == 303
+    )
     # The round first: refused while the tournament is finished.
     refused = reopen_round(client, tournament_id)
     assert refused.status_code == 303
@@ -379,12 +403,12 @@ def test_after_the_end_no_director_action_changes_anything(app: Flask, client: F
     for url, data in (
         (f"{base}/rondas/1/cambio", {"first": ana, "second": beto}),
         (f"{base}/rondas/1/empezar", {}),
-        (f"{base}/rondas/1/cerrar", {}),
+        (f"{base}/rondas/1/cerrar", {"confirmed": "1"}),
         (f"{base}/rondas", {}),
         (f"{base}/parejas", {"first": "Fede", "second": "Fito"}),
-        (f"{base}/parejas/{carla}/retiro", {"withdrawn": "1"}),
+        (f"{base}/parejas/{carla}/retiro", {"withdrawn": "1", "confirmed": "1"}),
         (f"{base}/mesas/{table}", {"mp_ns": "1", "mp_ew": "2"}),
-        (f"{base}/terminar", {}),
+        (f"{base}/terminar", {"confirmed": "1"}),
     ):
         answer = client.post(url, data=data, headers=ENGLISH)
         assert answer.status_code == 303, url
@@ -449,7 +473,7 @@ def test_a_table_played_to_a_million_stays_within_the_bound_and_every_page_answe
     round_page = client.get(f"{base}/rondas/1", headers=ENGLISH).get_data(as_text=True)
     assert "points out of bounds" in round_page
     # The round cannot close with it, nor the next round be drawn, each with a reason.
-    closed = client.post(f"{base}/rondas/1/cerrar", headers=ENGLISH)
+    closed = client.post(f"{base}/rondas/1/cerrar", data={"confirmed": "1"}, headers=ENGLISH)
     said = client.get(closed.headers["Location"], headers=ENGLISH).get_data(as_text=True)
     assert "Some tables have not finished yet." in said
     drawn = client.post(f"{base}/rondas", headers=ENGLISH)
@@ -457,7 +481,7 @@ def test_a_table_played_to_a_million_stays_within_the_bound_and_every_page_answe
     # Written by hand, it counts, and the round closes.
     table_id = table_ids(app, tournament_id, 1)[1]
     client.post(f"{base}/mesas/{table_id}", data={"mp_ns": "1000000", "mp_ew": "0"})
-    assert client.post(f"{base}/rondas/1/cerrar").status_code == 303
+    assert client.post(f"{base}/rondas/1/cerrar", data={"confirmed": "1"}).status_code == 303
     standings = json.loads(client.get(f"{base}/posiciones.json").data)
     assert standings["rounds"][0]["tables"][0]["mp"] == [1_000_000, 0]
 

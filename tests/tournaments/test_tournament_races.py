@@ -93,7 +93,7 @@ def at_once(requests: list[Callable[[], Any]]) -> list[Any]:
 
 def post(client: FlaskClient, path: str, data: dict[str, str] | None = None) -> Callable[[], Any]:
     """A form ``client`` will post (in English: the tests read what it is told)."""
-    return lambda: client.post(path, data=data or {}, headers=ENGLISH)
+    return lambda: client.post(path, data={**(data or {}), "confirmed": "1"}, headers=ENGLISH)
 
 
 def statuses(answers: list[Any]) -> collections.Counter[int]:
@@ -282,7 +282,12 @@ def test_finishing_and_drawing_at_once_never_draws_after_the_end(hosts: list[Fla
     for _ in range(TRIALS):
         tournament_id = started(clients[0], app)
         write_results(clients[0], app, tournament_id)
-        assert clients[0].post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+        assert (
+            clients[0]
+            .post(f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"})
+            .status_code
+            == 303
+        )
         finishing, drawing = clients
         answers = at_once(
             [

@@ -81,6 +81,7 @@ def test_a_pair_that_joined_late_has_zeros_before():
         "mp_diff": 0,
         "played": 0,
         "byes": 0,
+        "withdrawn": False,
     }
 
 

@@ -92,7 +92,7 @@ def play_round(
             f"/torneos/{tournament_id}/mesas/{table_id}", data={"mp_ns": ns, "mp_ew": ew}
         )
         assert answer.status_code == 303, answer.get_data(as_text=True)
-    closed = client.post(f"{base}/cerrar")
+    closed = client.post(f"{base}/cerrar", data={"confirmed": "1"})
     assert closed.status_code == 303
     assert "flash-error" not in client.get(closed.headers["Location"]).get_data(as_text=True)
 
@@ -130,7 +130,7 @@ def test_the_worked_example_through_the_director_screens(app: Flask, client: Fla
     assert [row["pair"] for row in computed["standings"]] == ["3", "1", "5", "4", "2"]
     assert computed["standings"][0] == {
         "pair": "3", "rank": 1, "vp": 25, "mp_for": 2285, "mp_against": 1825,
-        "mp_diff": 460, "played": 2, "byes": 0,
+        "mp_diff": 460, "played": 2, "byes": 0, "withdrawn": False,
     }  # fmt: skip
     # The tournament file reads back in the pure code, with the same standings.
     document = json.loads(client.get(f"/torneos/{tournament_id}/archivo.json").data)
@@ -211,7 +211,12 @@ def test_a_table_is_a_match_that_ends_after_the_rounds_hands(app: Flask, client:
     document = json.loads(client.get(f"/torneos/{tournament_id}/archivo.json").data)
     assert len(document["results"][0]["tables"][0]["match"]["hands"]) == 2
     assert tournaments.standings_document(tournaments.read_tournament(document)) == standings
-    assert client.post(f"/torneos/{tournament_id}/rondas/1/cerrar").status_code == 303
+    assert (
+        client.post(
+            f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"}
+        ).status_code
+        == 303
+    )
 
 
 def token_in(page: str) -> str:
@@ -293,7 +298,7 @@ def test_a_late_pair_is_drawn_next_round_and_a_withdrawn_one_no_more(
         assert tournament is not None
         beto = tournament.pairs[1].id
     withdrawn = client.post(
-        f"/torneos/{tournament_id}/parejas/{beto}/retiro", data={"withdrawn": "1"}
+        f"/torneos/{tournament_id}/parejas/{beto}/retiro", data={"withdrawn": "1", "confirmed": "1"}
     )
     assert withdrawn.status_code == 303
     client.post(f"/torneos/{tournament_id}/rondas")
@@ -332,7 +337,9 @@ def test_a_manual_tournament_is_seated_by_the_director_then_finished(
     assert swap.status_code == 303
     assert seats(app, tournament_id, 1) == [(1, "Ana", "Carla"), (2, "Beto", "Dario")]
     # Not finished while a round is open.
-    open_round = client.post(f"/torneos/{tournament_id}/terminar", headers=ENGLISH)
+    open_round = client.post(
+        f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"}, headers=ENGLISH
+    )
     assert open_round.headers["Location"].endswith(f"/torneos/{tournament_id}")
     said = client.get(open_round.headers["Location"], headers=ENGLISH).get_data(as_text=True)
     assert "Close the round being played first." in said
@@ -340,7 +347,7 @@ def test_a_manual_tournament_is_seated_by_the_director_then_finished(
     # Every round played: no more draws.
     drawn = client.post(f"/torneos/{tournament_id}/rondas", headers=ENGLISH, follow_redirects=True)
     assert "Every round of the tournament has been played." in drawn.get_data(as_text=True)
-    finished = client.post(f"/torneos/{tournament_id}/terminar")
+    finished = client.post(f"/torneos/{tournament_id}/terminar", data={"confirmed": "1"})
     assert finished.headers["Location"].endswith(f"/torneos/{tournament_id}/posiciones")
     before = snapshot(app)
     table = table_ids(app, tournament_id, 1)[1]

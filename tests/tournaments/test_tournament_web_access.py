@@ -165,7 +165,7 @@ def test_bad_results_and_seats_change_nothing(app: Flask, client: FlaskClient):
     # The state refuses: the round is being played (no swap, no second draw), its tables have
     # not finished (no closing).
     for url in (f"{base}/rondas/1/cambio", f"{base}/rondas", f"{base}/rondas/1/cerrar"):
-        data = {"first": "1", "second": "2"}
+        data = {"first": "1", "second": "2", "confirmed": "1"}
         answer = client.post(url, data=data, headers=ENGLISH, follow_redirects=True)
         assert "flash-error" in answer.get_data(as_text=True), url
     same = client.post(f"{base}/parejas", data={"first": "Ana", "second": "Zoe"}, headers=ENGLISH)

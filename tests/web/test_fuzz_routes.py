@@ -177,7 +177,7 @@ HOSTILE = UNICODE_DIGITS + CONTROLS + NUMBERS + TEXTS + DATES + ACTIONS
 #: Query arguments and form fields the views read (besides the ones harvested from pages).
 KNOWN_ARGS = words(
     """variante disposicion objetivo papel idioma desde hasta jugador q estado despues a b rival
-    numero next version confirm action closer request_key abandoned other name copia"""
+    numero next version confirm confirmed action closer request_key abandoned other name copia"""
 )
 ODD_KEYS = ("", " ", "\x00", "²", "a[]", "k" * 300)
 #: Percent-escapes a browser never sends: invalid UTF-8, surrogates, truncated escapes.

@@ -292,7 +292,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
         def make(tournament: Tournament) -> str:
             columns = ("rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played")
             rows = standings_rows(computed_of(tournament), tournament)
-            return as_csv((*columns, "byes"), rows)
+            return as_csv((*columns, "byes", "withdrawn"), rows)
 
         return download(tournament_id, token, "-posiciones.csv", make)
 

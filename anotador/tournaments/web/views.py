@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from flask import Blueprint
@@ -19,6 +20,7 @@ from flask import flash
 from flask import redirect
 from flask import request
 from flask import url_for
+from flask.wrappers import Response
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -28,6 +30,7 @@ from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.web import asking
 from anotador.tournaments.web import cards
 from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
@@ -159,6 +162,8 @@ def withdraw(tournament_id: int, pair_id: int) -> Any:
     if pair is None or withdrawn is None:
         abort(404 if pair is None else 400)
     leaves = withdrawn == "1"
+    if leaves and (page := asking.asked("withdraw", where, pair=pair.label)) is not None:
+        return page
     back = attempt(lambda: service.set_withdrawn(tournament, director(), pair, leaves), where)
     return back or redirect(where + "#parejas", 303)
 
@@ -238,11 +243,14 @@ def swap(tournament_id: int, number: int) -> Any:
     return back or redirect(where, 303)
 
 
-def change(where: str, use_case: Callable[[], Any]) -> Any:
-    """Run a button's use case (its form's CSRF token checked first); back to ``where``, with
-    the reason when the tournament's state refused it (nothing changed)."""
+def change(where: str, use_case: Callable[[], Any], ask: Callable[[], Any] = lambda: None) -> Any:
+    """Run a button's use case (its form's CSRF token checked first, then ``ask``: its
+    confirmation page, None once confirmed); back to ``where``, with the reason when the
+    tournament's state refused it (nothing changed)."""
     if (back := checked(ConfirmForm(), where)) is not None:
         return back
+    if (page := ask()) is not None:
+        return page
     return attempt(use_case, where) or redirect(where, 303)
 
 
@@ -260,7 +268,8 @@ def start_round(tournament_id: int, number: int) -> Any:
 def close_round(tournament_id: int, number: int) -> Any:
     round_row = round_of(owned(tournament_id), number)
     where = url_for(".round_page", tournament_id=tournament_id, number=number)
-    return change(where, lambda: rounds.close_round(round_row, director()))
+    ask = partial(asking.asked, "close_round", where, num=number)
+    return change(where, lambda: rounds.close_round(round_row, director()), ask)
 
 
 @bp.post("/<id:tournament_id>/terminar")
@@ -268,9 +277,11 @@ def close_round(tournament_id: int, number: int) -> Any:
 def finish(tournament_id: int) -> Any:
     tournament = owned(tournament_id)
     where = url_for(".standings", tournament_id=tournament_id)
-    answer = change(where, lambda: rounds.finish(tournament, director()))
-    if tournament.status != "finished":  # refused: the reason is shown where it was asked
-        answer.location = url_for(".show", tournament_id=tournament_id)
+    back = url_for(".show", tournament_id=tournament_id)
+    ask = partial(asking.asked, "finish", back)
+    answer = change(where, lambda: rounds.finish(tournament, director()), ask)
+    if tournament.status != "finished" and isinstance(answer, Response):
+        answer.location = back  # refused: the reason is shown where it was asked
     return answer
 
 

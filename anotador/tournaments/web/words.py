@@ -83,6 +83,42 @@ CHANGE_LABELS = {
 }
 
 
+#: What each button does, said before it is done: (question, what happens, its button).
+QUESTIONS = {
+    "close_round": (
+        _l("Close round %(num)d?"),
+        _l(
+            "Its results become final and count in the standings; the tables still awaiting "
+            "their pairs' confirmation are confirmed by you. The next round can be drawn then."
+        ),
+        _l("Close the round"),
+    ),
+    "withdraw": (
+        _l("Withdraw %(pair)s?"),
+        _l(
+            "The pair keeps its results so far and is not drawn in the next rounds; the change "
+            "log keeps it. It can come back in later."
+        ),
+        _l("Withdraw"),
+    ),
+    "finish": (
+        _l("Finish the tournament?"),
+        _l(
+            "Its standings become final and no more rounds are drawn; the change log keeps it. "
+            "Reopening it afterwards is possible, but the standings will have been published "
+            "as final."
+        ),
+        _l("Finish the tournament"),
+    ),
+}
+
+
+def question(kind: str, **names: Any) -> str:
+    """The dialog's question for a button (its ``data-confirm``)."""
+    asked, what, _ = QUESTIONS[kind]
+    return f"{str(asked) % names} {what}"
+
+
 def render(template: str, **context: Any) -> str:
     """A tournament page, with the words of its codes."""
     return render_template(
@@ -97,5 +133,6 @@ def render(template: str, **context: Any) -> str:
         confirmed_by=CONFIRMED_BY,
         late_reasons=LATE_REASONS,
         late_limits=LATE_LIMITS,
+        ask=question,
         **context,
     )
