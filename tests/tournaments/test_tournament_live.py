@@ -190,7 +190,7 @@ def test_a_table_calls_the_director_once_until_the_call_is_answered(
             client.post(f"/torneos/{tournament_id}/mesas/{ids[number]}", data=written).status_code
             == 303
         )
-    assert client.post(f"{url}/cerrar").status_code == 303
+    assert client.post(f"{url}/cerrar", data={"confirmed": "1"}).status_code == 303
     before = snapshot(app)
     refused = phone.post(f"/torneos/llamar/{matches[2]}", headers=ENGLISH)
     assert refused.status_code == 303

@@ -66,7 +66,7 @@ def played_round_one(app: Flask, client: FlaskClient) -> tuple[int, int, FlaskCl
     assert "Round 1 · Table 1 · 2 of 2 hands played" in shown
     assert "won!" not in shown
     assert "The 2 hands are played." in shown
-    closed = client.post(f"/torneos/{tournament_id}/rondas/1/cerrar")
+    closed = client.post(f"/torneos/{tournament_id}/rondas/1/cerrar", data={"confirmed": "1"})
     assert closed.status_code == 303
     return tournament_id, match_id, phone
 
@@ -162,6 +162,6 @@ def test_a_phone_two_rounds_back_shows_no_seat(app: Flask, client: FlaskClient):
     client.post(f"{base}/rondas/2/empezar")
     for table_id in table_ids(app, tournament_id, 2).values():
         client.post(f"{base}/mesas/{table_id}", data={"mp_ns": "100", "mp_ew": "50"})
-    assert client.post(f"{base}/rondas/2/cerrar").status_code == 303
+    assert client.post(f"{base}/rondas/2/cerrar", data={"confirmed": "1"}).status_code == 303
     assert client.post(f"{base}/rondas").status_code == 303
     assert "where each pair sits" not in page(phone, f"/partidas/{match_id}")
