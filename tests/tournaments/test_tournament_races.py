@@ -313,7 +313,12 @@ def version_of(app: Flask, tournament_id: int) -> int:
 
 
 #: A row of the board's standings: rank, pair, VP.
-ROW = re.compile(r'<tr><td>(\d+)</td><td>([^<]*)</td><td class="t-vp">([^<]*)</td>')
+#: A standings row of the board: its rank, its pair (a withdrawn one marked after the name)
+#: and its VP.
+ROW = re.compile(
+    r'<tr><td>(\d+)</td><td>([^<]*)(?: <span class="muted t-withdrawn">[^<]*</span>)?</td>'
+    r'<td class="t-vp">([^<]*)</td>'
+)
 
 
 def read_board(client: FlaskClient, tournament_id: int) -> Callable[[], Any]:
