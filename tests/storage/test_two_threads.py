@@ -8,6 +8,7 @@ instead of killing pytest; the child stops by itself when its one restore is ove
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,8 @@ from anotador.storage.models import Player
 from anotador.storage.models import Seat
 from anotador.storage.models import Side
 
-CHILD = Path(__file__).parent.parent / "two_threads_child.py"
+CHILD = Path(__file__).parent / "two_threads_child.py"
+SUPPORT = Path(__file__).parent.parent / "support"
 #: Enough matches for the restore to last while the other thread loads many pages.
 MATCHES = 3000
 #: Only there so that a child that hangs fails instead of blocking the run; never reached.
@@ -51,6 +53,8 @@ def test_a_restore_and_the_history_page_in_two_threads_at_once(app_factory, tmp_
         capture_output=True,
         text=True,
         timeout=HANG_GUARD_SECONDS,
+        # The suite's shared helpers (stored), as pytest puts them on its own path.
+        env={**os.environ, "PYTHONPATH": str(SUPPORT)},
     )
 
     # A crash is a negative return code (-11: SIGSEGV) and faulthandler's stacks on stderr.
