@@ -1,12 +1,17 @@
 """The tournament file, ``anotador-tournament/1`` (§1): read it, with every problem found.
 
-:func:`check_tournament` returns the tournament or the problems; :func:`read_tournament`
-raises :class:`TournamentProblems` instead; :func:`parse_tournament` starts from the file's
-bytes. When the set-up (everything but ``results``) has problems, the results are not read.
+A file of either kind (§6.1): :func:`check_tournament_file` returns the tournament (a
+:class:`Tournament` of pairs or an :class:`IndividualTournament`) or the problems;
+:func:`read_tournament_file` raises :class:`TournamentProblems` instead;
+:func:`parse_tournament_file` starts from the file's bytes. :func:`check_tournament`,
+:func:`read_tournament` and :func:`parse_tournament` are the same for callers that know only
+pairs: an individual file is a ``kind`` problem to them. When the set-up (everything but
+``results``) has problems, the results are not read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from dataclasses import replace
@@ -21,6 +26,7 @@ from anotador.rules.variants import read_rules
 from anotador.tournaments.limits import MAX_BANDS
 from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
 from anotador.tournaments.limits import MAX_PAIRS
+from anotador.tournaments.limits import MAX_PLAYERS
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.problems import Problem
@@ -29,8 +35,14 @@ from anotador.tournaments.reading import ROOT
 from anotador.tournaments.reading import Checker
 from anotador.tournaments.results import read_results
 from anotador.tournaments.tournament import FORMAT
+from anotador.tournaments.tournament import INDIVIDUAL_SYSTEMS
+from anotador.tournaments.tournament import KINDS
 from anotador.tournaments.tournament import SYSTEMS
+from anotador.tournaments.tournament import AnyTournament
+from anotador.tournaments.tournament import IndividualTournament
 from anotador.tournaments.tournament import Pair
+from anotador.tournaments.tournament import Player
+from anotador.tournaments.tournament import SetUp
 from anotador.tournaments.tournament import Tournament
 from anotador.tournaments.victory_points import NAMED_SCALES
 from anotador.tournaments.victory_points import Scale
@@ -48,16 +60,21 @@ SET_UP = (
     "rounds",
     "bye_vp",
 )
-KEYS = ("format", *SET_UP, "pairs", "results")
-OPTIONAL = ("played_on", "options", "bye_vp")
+KEYS = ("format", "kind", *SET_UP, "pairs", "players", "results")
+#: Not required, or required by the file's kind only (``pairs`` or ``players``).
+OPTIONAL = ("kind", "played_on", "options", "bye_vp", "pairs", "players")
 PAIR_KEYS = ("id", "players", "club", "withdrawn")
+PLAYER_KEYS = ("id", "name", "club", "withdrawn")
+#: Who plays, by the file's kind: a file has the one key and not the other.
+ENTRANTS = {"pairs": "pairs", "individual": "players"}
 #: The one layout of a tournament table: two pairs.
 LAYOUT = "4p"
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def parse_tournament(text: bytes | str) -> Tournament:
-    """The tournament of a file's bytes (UTF-8 JSON); raises :class:`TournamentProblems`."""
+def parse_tournament_file(text: bytes | str) -> AnyTournament:
+    """The tournament of a file's bytes (UTF-8 JSON), of either kind; raises
+    :class:`TournamentProblems`."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -67,25 +84,57 @@ def parse_tournament(text: bytes | str) -> Tournament:
     if refused:
         detail = refused[0].message
         raise TournamentProblems([Problem(ROOT, "not_json", {"detail": detail})])
-    return read_tournament(document)
+    return read_tournament_file(document)
 
 
-def read_tournament(data: object) -> Tournament:
-    """The tournament of a JSON value; raises :class:`TournamentProblems` when it is invalid."""
-    tournament, problems = check_tournament(data)
+def read_tournament_file(data: object) -> AnyTournament:
+    """The tournament of a JSON value, of either kind; raises :class:`TournamentProblems`
+    when it is invalid."""
+    tournament, problems = check_tournament_file(data)
     if tournament is None:
         raise TournamentProblems(problems)
     return tournament
 
 
+def parse_tournament(text: bytes | str) -> Tournament:
+    """:func:`parse_tournament_file` for a tournament of pairs."""
+    return pairs_only(parse_tournament_file(text))
+
+
+def read_tournament(data: object) -> Tournament:
+    """:func:`read_tournament_file` for a tournament of pairs."""
+    return pairs_only(read_tournament_file(data))
+
+
 def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
+    """:func:`check_tournament_file` for a tournament of pairs: an individual file is the
+    problem ``kind``."""
+    tournament, problems = check_tournament_file(data)
+    if isinstance(tournament, IndividualTournament):
+        return None, [not_pairs()]
+    return tournament, problems
+
+
+def pairs_only(tournament: AnyTournament) -> Tournament:
+    if isinstance(tournament, IndividualTournament):
+        raise TournamentProblems([not_pairs()])
+    return tournament
+
+
+def not_pairs() -> Problem:
+    return Problem("$.kind", "kind", {"choices": "pairs"})
+
+
+def check_tournament_file(data: object) -> tuple[AnyTournament | None, list[Problem]]:
     """The tournament of a JSON value (None when it has problems) and every problem found."""
     checker = Checker()
-    doc = checker.mapping(data, ROOT, KEYS, [key for key in KEYS if key not in OPTIONAL])
+    required = [key for key in KEYS if key not in OPTIONAL]
+    doc = checker.mapping(data, ROOT, KEYS, required)
     if doc is None:
         return None, checker.problems
     if "format" in doc and doc["format"] != FORMAT:
         checker.add("$.format", "format", format=FORMAT)
+    kind = read_kind(checker, doc)
     name = checker.name(doc["name"], "$.name") if "name" in doc else None
     played_on = read_date(checker, doc["played_on"]) if "played_on" in doc else ""
     variant = read_variant(checker, doc)
@@ -100,15 +149,25 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
         )
     scale = read_scale(checker, doc["scale"], "$.scale") if "scale" in doc else None
     system = doc.get("system")
-    if "system" in doc and (not isinstance(system, str) or system not in SYSTEMS):
-        checker.add("$.system", "system", choices=", ".join(SYSTEMS))
+    # With no kind known, any system of either kind may be the file's (§6.6).
+    systems = {
+        "pairs": SYSTEMS,
+        "individual": INDIVIDUAL_SYSTEMS,
+        None: tuple(dict.fromkeys(SYSTEMS + INDIVIDUAL_SYSTEMS)),
+    }[kind]
+    if "system" in doc and (not isinstance(system, str) or system not in systems):
+        checker.add("$.system", "system", choices=", ".join(systems))
     rounds = checker.integer(doc["rounds"], "$.rounds", 1, MAX_ROUNDS) if "rounds" in doc else None
     bye_vp = None
     if "bye_vp" in doc:
         bye_vp = checker.integer(doc["bye_vp"], "$.bye_vp", -MAX_SIZE, MAX_SIZE)
-    pairs = read_pairs(checker, doc["pairs"]) if "pairs" in doc else None
+    entrants = read_entrants(checker, doc, kind)
+    pairs = read_pairs(checker, entrants) if kind == "pairs" and entrants is not None else None
+    players = None
+    if kind == "individual" and entrants is not None:
+        players = read_entered_players(checker, entrants)
     results = doc.get("results")
-    if "results" in doc and not isinstance(results, list):
+    if kind is not None and "results" in doc and not isinstance(results, list):
         checker.add("$.results", "type", expected="a list")
     if checker.problems:
         return None, checker.problems
@@ -118,11 +177,11 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
     assert rules is not None
     assert scale is not None
     assert rounds is not None
-    assert pairs is not None
+    assert pairs is not None or players is not None
     assert isinstance(system, str)
     assert isinstance(results, list)
     assert isinstance(options, dict)
-    tournament = Tournament(
+    set_up = SetUp(
         name=name,
         variant=variant,
         layout=LAYOUT,
@@ -132,14 +191,45 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
         system=system,
         rounds=rounds,
         bye_vp=scale.bye_vp if bye_vp is None else bye_vp,
-        pairs=pairs,
         played_on=played_on or "",
         options=options,
     )
-    rounds_played = read_results(checker, tournament, results)
+    fields = {f.name: getattr(set_up, f.name) for f in dataclasses.fields(SetUp)}
+    tournament: AnyTournament
+    if players is not None:
+        individual = IndividualTournament(**fields, players=players)
+        tournament = replace(individual, results=read_results(checker, individual, results))
+    else:
+        assert pairs is not None
+        of_pairs = Tournament(**fields, pairs=pairs)
+        tournament = replace(of_pairs, results=read_results(checker, of_pairs, results))
     if checker.problems:
         return None, checker.problems
-    return replace(tournament, results=rounds_played), []
+    return tournament, []
+
+
+def read_kind(checker: Checker, doc: dict[str, Any]) -> str | None:
+    """``kind`` (§6.1): ``pairs`` when absent; None (a problem) when it is neither kind."""
+    kind = doc.get("kind", "pairs")
+    if not isinstance(kind, str) or kind not in KINDS:
+        checker.add("$.kind", "kind", choices=", ".join(KINDS))
+        return None
+    return kind
+
+
+def read_entrants(checker: Checker, doc: dict[str, Any], kind: str | None) -> object:
+    """The value of the file's ``pairs`` or ``players``, by its kind (None when absent): the
+    other key is unknown in it (§6.1). With no kind known, neither is looked at."""
+    if kind is None:
+        return None
+    key = ENTRANTS[kind]
+    for other in ENTRANTS.values():
+        if other != key and other in doc:
+            checker.add(join(ROOT, other), "unknown_key")
+    if key not in doc:
+        checker.add(join(ROOT, key), "missing")
+        return None
+    return doc[key]
 
 
 def read_date(checker: Checker, value: object) -> str | None:
@@ -283,9 +373,41 @@ def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
     return tuple(pairs)
 
 
+def read_entered_players(checker: Checker, value: object) -> tuple[Player, ...] | None:
+    """An individual tournament's players (§6.1): 4 to 2,000 (withdrawn ones count), each
+    id used once."""
+    raw = checker.array(value, "$.players")
+    if raw is None:
+        return None
+    if len(raw) < 4:
+        checker.add("$.players", "too_few_players")
+        return None
+    if len(raw) > MAX_PLAYERS:
+        checker.add("$.players", "value", detail=f"at most {MAX_PLAYERS} players")
+        return None
+    players: list[Player] = []
+    seen: set[str] = set()
+    for k, entry in enumerate(raw):
+        path = join("$.players", k)
+        player = checker.mapping(entry, path, PLAYER_KEYS, ("id", "name"))
+        if player is None:
+            continue
+        player_id = read_id(checker, player["id"], join(path, "id")) if "id" in player else None
+        if player_id is not None and player_id in seen:
+            checker.add(join(path, "id"), "duplicate_player", player=player_id)
+        if player_id is not None:
+            seen.add(player_id)
+        name = checker.name(player["name"], join(path, "name")) if "name" in player else None
+        club = checker.name(player.get("club", ""), join(path, "club"), required=False)
+        withdrawn = checker.boolean(player.get("withdrawn", False), join(path, "withdrawn"))
+        if player_id is not None and name is not None:
+            players.append(Player(player_id, name, club or "", bool(withdrawn)))
+    return tuple(players)
+
+
 def read_id(checker: Checker, value: object, path: str) -> str | None:
-    """A pair's id: any text but the empty one, kept exactly as written (ids are compared
-    exactly, so "A" and " A" are two pairs)."""
+    """A pair's or a player's id: any text but the empty one, kept exactly as written (ids
+    are compared exactly, so "A" and " A" are two pairs)."""
     pair_id = checker.text(value, path, required=False)
     if pair_id == "":
         checker.add(path, "value", detail="must not be empty")

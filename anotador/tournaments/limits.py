@@ -20,6 +20,8 @@ from anotador.rules.text import read_text
 #: The longest name of a tournament, of a player and of a club (what their columns hold).
 NAME_LENGTH = MAX_NAME
 MAX_PAIRS = 1_000
+#: The players of an individual tournament (§6.1).
+MAX_PLAYERS = 2_000
 MAX_ROUNDS = 100
 MAX_HANDS_PER_ROUND = 100
 #: A table's number in a round.
