@@ -161,11 +161,7 @@ def check_tournament_file(data: object) -> tuple[AnyTournament | None, list[Prob
     bye_vp = None
     if "bye_vp" in doc:
         bye_vp = checker.integer(doc["bye_vp"], "$.bye_vp", -MAX_SIZE, MAX_SIZE)
-    entrants = read_entrants(checker, doc, kind)
-    pairs = read_pairs(checker, entrants) if kind == "pairs" and entrants is not None else None
-    players = None
-    if kind == "individual" and entrants is not None:
-        players = read_entered_players(checker, entrants)
+    pairs, players = read_entrants(checker, doc, kind)
     results = doc.get("results")
     if kind is not None and "results" in doc and not isinstance(results, list):
         checker.add("$.results", "type", expected="a list")
@@ -217,19 +213,23 @@ def read_kind(checker: Checker, doc: dict[str, Any]) -> str | None:
     return kind
 
 
-def read_entrants(checker: Checker, doc: dict[str, Any], kind: str | None) -> object:
-    """The value of the file's ``pairs`` or ``players``, by its kind (None when absent): the
-    other key is unknown in it (§6.1). With no kind known, neither is looked at."""
+def read_entrants(
+    checker: Checker, doc: dict[str, Any], kind: str | None
+) -> tuple[tuple[Pair, ...] | None, tuple[Player, ...] | None]:
+    """The file's pairs, or its players, by its kind: the other key is unknown in it (§6.1).
+    With no kind known, neither is looked at."""
     if kind is None:
-        return None
+        return None, None
     key = ENTRANTS[kind]
     for other in ENTRANTS.values():
         if other != key and other in doc:
             checker.add(join(ROOT, other), "unknown_key")
     if key not in doc:
         checker.add(join(ROOT, key), "missing")
-        return None
-    return doc[key]
+        return None, None
+    if kind == "individual":
+        return None, read_entered_players(checker, doc[key])
+    return read_pairs(checker, doc[key]), None
 
 
 def read_date(checker: Checker, value: object) -> str | None:

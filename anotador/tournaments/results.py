@@ -127,6 +127,13 @@ class PlayerSeats:
         if len(raw) != 2:
             self.checker.add(where, "value", detail="a partnership is exactly two players")
             return None
+        first, second = raw
+        # Two players not seated yet, the usual case, without writing their paths.
+        if first != second and all(
+            isinstance(p, str) and p in self.ids and p not in self.seated for p in raw
+        ):
+            self.seated.update(raw)
+            return first, second
         first, second = (self.player(player, join(where, k)) for k, player in enumerate(raw))
         return None if first is None or second is None else (first, second)
 
