@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 
@@ -63,10 +65,6 @@ SET_UP = (
 KEYS = ("format", "kind", *SET_UP, "pairs", "players", "results")
 #: Not required, or required by the file's kind only (``pairs`` or ``players``).
 OPTIONAL = ("kind", "played_on", "options", "bye_vp", "pairs", "players")
-PAIR_KEYS = ("id", "players", "club", "withdrawn")
-PLAYER_KEYS = ("id", "name", "club", "withdrawn")
-#: Who plays, by the file's kind: a file has the one key and not the other.
-ENTRANTS = {"pairs": "pairs", "individual": "players"}
 #: The one layout of a tournament table: two pairs.
 LAYOUT = "4p"
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -220,10 +218,9 @@ def read_entrants(
     With no kind known, neither is looked at."""
     if kind is None:
         return None, None
-    key = ENTRANTS[kind]
-    for other in ENTRANTS.values():
-        if other != key and other in doc:
-            checker.add(join(ROOT, other), "unknown_key")
+    key, other = ("players", "pairs") if kind == "individual" else ("pairs", "players")
+    if other in doc:
+        checker.add(join(ROOT, other), "unknown_key")
     if key not in doc:
         checker.add(join(ROOT, key), "missing")
         return None, None
@@ -341,68 +338,81 @@ def read_increase(
         )
 
 
+@dataclass(frozen=True)
+class Entrants:
+    """Who plays in a tournament of one kind, as the file lists them (§1.1, §6.1): under
+    ``key``, ``fewest`` to ``most`` of them, each an object with its ``id``, its ``middle``
+    value (a pair's two players, a player's name), a club and whether it withdrew."""
+
+    key: str
+    fewest: int
+    most: int
+    too_few: str
+    duplicate: str
+    #: The problems' name for one of them ("pair", "player").
+    one: str
+    middle: str
+    make: Callable[[str, Any, str, bool], Any]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return ("id", self.middle, "club", "withdrawn")
+
+
+PAIRS = Entrants("pairs", 2, MAX_PAIRS, "too_few_pairs", "duplicate_pair", "pair", "players", Pair)
+PLAYERS = Entrants(
+    "players", 4, MAX_PLAYERS, "too_few_players", "duplicate_player", "player", "name", Player
+)
+
+
 def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
-    raw = checker.array(value, "$.pairs")
-    if raw is None:
-        return None
-    if len(raw) < 2:
-        checker.add("$.pairs", "too_few_pairs")
-        return None
-    if len(raw) > MAX_PAIRS:
-        checker.add("$.pairs", "value", detail=f"at most {MAX_PAIRS} pairs")
-        return None
-    pairs: list[Pair] = []
-    seen: set[str] = set()
-    for k, entry in enumerate(raw):
-        path = join("$.pairs", k)
-        pair = checker.mapping(entry, path, PAIR_KEYS, ("id", "players"))
-        if pair is None:
-            continue
-        pair_id = read_id(checker, pair["id"], join(path, "id")) if "id" in pair else None
-        if pair_id is not None and pair_id in seen:
-            checker.add(join(path, "id"), "duplicate_pair", pair=pair_id)
-        if pair_id is not None:
-            seen.add(pair_id)
-        players = None
-        if "players" in pair:
-            players = read_players(checker, pair["players"], join(path, "players"))
-        club = checker.name(pair.get("club", ""), join(path, "club"), required=False)
-        withdrawn = checker.boolean(pair.get("withdrawn", False), join(path, "withdrawn"))
-        if pair_id is not None and players is not None:
-            pairs.append(Pair(pair_id, players, club or "", bool(withdrawn)))
-    return tuple(pairs)
+    return read_entrant_list(
+        checker, value, PAIRS, lambda raw, path: read_players(checker, raw, path)
+    )
 
 
 def read_entered_players(checker: Checker, value: object) -> tuple[Player, ...] | None:
-    """An individual tournament's players (§6.1): 4 to 2,000 (withdrawn ones count), each
-    id used once."""
-    raw = checker.array(value, "$.players")
+    """An individual tournament's players (§6.1): 4 to 2,000 (withdrawn ones count)."""
+    return read_entrant_list(checker, value, PLAYERS, checker.name)
+
+
+def read_entrant_list(
+    checker: Checker,
+    value: object,
+    entrants: Entrants,
+    read_middle: Callable[[object, str], object | None],
+) -> tuple[Any, ...] | None:
+    """The pairs or the players of the file, each id used once."""
+    root = join(ROOT, entrants.key)
+    raw = checker.array(value, root)
     if raw is None:
         return None
-    if len(raw) < 4:
-        checker.add("$.players", "too_few_players")
+    if len(raw) < entrants.fewest:
+        checker.add(root, entrants.too_few)
         return None
-    if len(raw) > MAX_PLAYERS:
-        checker.add("$.players", "value", detail=f"at most {MAX_PLAYERS} players")
+    if len(raw) > entrants.most:
+        checker.add(root, "value", detail=f"at most {entrants.most} {entrants.key}")
         return None
-    players: list[Player] = []
+    found: list[Any] = []
     seen: set[str] = set()
     for k, entry in enumerate(raw):
-        path = join("$.players", k)
-        player = checker.mapping(entry, path, PLAYER_KEYS, ("id", "name"))
-        if player is None:
+        path = join(root, k)
+        doc = checker.mapping(entry, path, entrants.keys, ("id", entrants.middle))
+        if doc is None:
             continue
-        player_id = read_id(checker, player["id"], join(path, "id")) if "id" in player else None
-        if player_id is not None and player_id in seen:
-            checker.add(join(path, "id"), "duplicate_player", player=player_id)
-        if player_id is not None:
-            seen.add(player_id)
-        name = checker.name(player["name"], join(path, "name")) if "name" in player else None
-        club = checker.name(player.get("club", ""), join(path, "club"), required=False)
-        withdrawn = checker.boolean(player.get("withdrawn", False), join(path, "withdrawn"))
-        if player_id is not None and name is not None:
-            players.append(Player(player_id, name, club or "", bool(withdrawn)))
-    return tuple(players)
+        entrant = read_id(checker, doc["id"], join(path, "id")) if "id" in doc else None
+        if entrant is not None and entrant in seen:
+            checker.add(join(path, "id"), entrants.duplicate, **{entrants.one: entrant})
+        if entrant is not None:
+            seen.add(entrant)
+        middle = None
+        if entrants.middle in doc:
+            middle = read_middle(doc[entrants.middle], join(path, entrants.middle))
+        club = checker.name(doc.get("club", ""), join(path, "club"), required=False)
+        withdrawn = checker.boolean(doc.get("withdrawn", False), join(path, "withdrawn"))
+        if entrant is not None and middle is not None:
+            found.append(entrants.make(entrant, middle, club or "", bool(withdrawn)))
+    return tuple(found)
 
 
 def read_id(checker: Checker, value: object, path: str) -> str | None:

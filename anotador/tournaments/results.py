@@ -5,6 +5,7 @@ tables seat two partnerships of two players, its byes players (§6.2); the rest 
 from __future__ import annotations
 
 from typing import Any
+from typing import ClassVar
 from typing import overload
 
 from anotador.rules import Match
@@ -15,6 +16,7 @@ from anotador.rules.reading import is_int
 from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.limits import MAX_TABLE
 from anotador.tournaments.problems import PlayerProblem
+from anotador.tournaments.problems import Problem
 from anotador.tournaments.reading import Checker
 from anotador.tournaments.tournament import AnyTournament
 from anotador.tournaments.tournament import Bye
@@ -58,38 +60,51 @@ def read_results(checker: Checker, tournament: AnyTournament, raw: list[Any]) ->
             continue
         where = join(path, "tables")
         if isinstance(tournament, IndividualTournament):
-            players = PlayerSeats(checker, tournament)
+            players = PlayerSeats(checker, tournament.player_ids())
             entries = read_round(checker, tournament, players, tables, where)
             rounds.append(IndividualRound(index + 1, entries))
         else:
-            pairs = PairSeats(checker, tournament)
+            pairs = PairSeats(checker, tournament.pair_ids())
             rounds.append(Round(index + 1, read_round(checker, tournament, pairs, tables, where)))
     return tuple(rounds)
 
 
-class PairSeats:
-    """One round's seats in a tournament of pairs: a pair id at NS, at EW or as a bye."""
+class Seats:
+    """Who may sit in one round and who already sat: each pair (each player) once."""
 
-    def __init__(self, checker: Checker, tournament: Tournament) -> None:
+    #: The problem of an id that is not the tournament's, and the problems' name for one.
+    unknown: ClassVar[str] = "unknown_pair"
+    one: ClassVar[str] = "pair"
+    problem: ClassVar[type[Problem]] = Problem
+
+    def __init__(self, checker: Checker, ids: tuple[str, ...]) -> None:
         self.checker = checker
-        self.ids = set(tournament.pair_ids())
+        self.ids = set(ids)
         self.seated: set[str] = set()
 
+    def seat(self, value: object, where: str) -> str | None:
+        """The id at ``where``, seated, or None with its problem."""
+        seated = self.checker.text(value, where, required=False)
+        if seated is None:
+            return None
+        if seated not in self.ids:
+            self.checker.add(where, self.unknown, **{self.one: seated})
+            return None
+        if seated in self.seated:
+            self.checker.problems.append(self.problem(where, "seated_twice", {self.one: seated}))
+            return None
+        self.seated.add(seated)
+        return seated
+
+
+class PairSeats(Seats):
+    """One round's seats in a tournament of pairs: a pair id at NS, at EW or as a bye."""
+
     def side(self, value: object, where: str) -> str | None:
-        pair = self.checker.text(value, where, required=False)
-        if pair is None:
-            return None
-        if pair not in self.ids:
-            self.checker.add(where, "unknown_pair", pair=pair)
-            return None
-        if pair in self.seated:
-            self.checker.add(where, "seated_twice", pair=pair)
-            return None
-        self.seated.add(pair)
-        return pair
+        return self.seat(value, where)
 
     def bye(self, value: object, where: str) -> Bye | None:
-        pair = self.side(value, where)
+        pair = self.seat(value, where)
         return None if pair is None else Bye(pair)
 
     def table(
@@ -98,27 +113,13 @@ class PairSeats:
         return Table(number, ns, ew, mp, match)
 
 
-class PlayerSeats:
+class PlayerSeats(Seats):
     """One round's seats in an individual tournament (§6.2): two player ids at NS, two at EW,
     or one as a bye; each player once in the round."""
 
-    def __init__(self, checker: Checker, tournament: IndividualTournament) -> None:
-        self.checker = checker
-        self.ids = set(tournament.player_ids())
-        self.seated: set[str] = set()
-
-    def player(self, value: object, where: str) -> str | None:
-        player = self.checker.text(value, where, required=False)
-        if player is None:
-            return None
-        if player not in self.ids:
-            self.checker.add(where, "unknown_player", player=player)
-            return None
-        if player in self.seated:
-            self.checker.problems.append(PlayerProblem(where, "seated_twice", {"player": player}))
-            return None
-        self.seated.add(player)
-        return player
+    unknown = "unknown_player"
+    one = "player"
+    problem = PlayerProblem
 
     def side(self, value: object, where: str) -> Partnership | None:
         raw = self.checker.array(value, where)
@@ -134,11 +135,11 @@ class PlayerSeats:
         ):
             self.seated.update(raw)
             return first, second
-        first, second = (self.player(player, join(where, k)) for k, player in enumerate(raw))
+        first, second = (self.seat(player, join(where, k)) for k, player in enumerate(raw))
         return None if first is None or second is None else (first, second)
 
     def bye(self, value: object, where: str) -> PlayerBye | None:
-        player = self.player(value, where)
+        player = self.seat(value, where)
         return None if player is None else PlayerBye(player)
 
     def table(
