@@ -2,6 +2,7 @@
 
 Both print one JSON document on standard output: the answer with exit status 0, or
 ``{"problems": [...]}`` with exit status 1 (an invalid file, or no next round to draw).
+A file of pairs and an individual file (§6.5) are answered alike.
 Like ``anotador score``, they load only the rules engine (and, for a ``swiss`` draw, its
 matching library: anotador/tournaments/swiss.py), and speak English.
 """
@@ -17,15 +18,15 @@ from typing import NoReturn
 
 import click
 
-from anotador.tournaments.document import parse_tournament
+from anotador.tournaments.document import parse_tournament_file
 from anotador.tournaments.limits import MAX_FILE_BYTES
 from anotador.tournaments.limits import MAX_FILE_MB
 from anotador.tournaments.output import draw_document
 from anotador.tournaments.output import standings_document
-from anotador.tournaments.pairing import next_round
+from anotador.tournaments.pairing import next_draw
 from anotador.tournaments.problems import Problem
 from anotador.tournaments.problems import TournamentProblems
-from anotador.tournaments.tournament import Tournament
+from anotador.tournaments.tournament import AnyTournament
 
 PROBLEMS = 1
 
@@ -47,12 +48,12 @@ def standings_command(file: str) -> None:
 @click.argument("file")
 def pair_command(file: str) -> None:
     """Print the next round's tables of FILE ('-': standard input)."""
-    answer(file, lambda tournament: draw_document(next_round(tournament)))
+    answer(file, lambda tournament: draw_document(next_draw(tournament)))
 
 
-def answer(file: str, compute: Callable[[Tournament], dict[str, Any]]) -> None:
+def answer(file: str, compute: Callable[[AnyTournament], dict[str, Any]]) -> None:
     try:
-        document = compute(parse_tournament(read_file(file)))
+        document = compute(parse_tournament_file(read_file(file)))
     except TournamentProblems as refused:
         echo({"problems": [problem.to_json() for problem in refused.problems]})
         sys.exit(PROBLEMS)

@@ -1,14 +1,21 @@
 """The tournament file, ``anotador-tournament/1`` (§1): read it, with every problem found.
 
-:func:`check_tournament` returns the tournament or the problems; :func:`read_tournament`
-raises :class:`TournamentProblems` instead; :func:`parse_tournament` starts from the file's
-bytes. When the set-up (everything but ``results``) has problems, the results are not read.
+A file of either kind (§6.1): :func:`check_tournament_file` returns the tournament (a
+:class:`Tournament` of pairs or an :class:`IndividualTournament`) or the problems;
+:func:`read_tournament_file` raises :class:`TournamentProblems` instead;
+:func:`parse_tournament_file` starts from the file's bytes. :func:`check_tournament`,
+:func:`read_tournament` and :func:`parse_tournament` are the same for callers that know only
+pairs: an individual file is a ``kind`` problem to them. When the set-up (everything but
+``results``) has problems, the results are not read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +28,7 @@ from anotador.rules.variants import read_rules
 from anotador.tournaments.limits import MAX_BANDS
 from anotador.tournaments.limits import MAX_HANDS_PER_ROUND
 from anotador.tournaments.limits import MAX_PAIRS
+from anotador.tournaments.limits import MAX_PLAYERS
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.problems import Problem
@@ -29,8 +37,14 @@ from anotador.tournaments.reading import ROOT
 from anotador.tournaments.reading import Checker
 from anotador.tournaments.results import read_results
 from anotador.tournaments.tournament import FORMAT
+from anotador.tournaments.tournament import INDIVIDUAL_SYSTEMS
+from anotador.tournaments.tournament import KINDS
 from anotador.tournaments.tournament import SYSTEMS
+from anotador.tournaments.tournament import AnyTournament
+from anotador.tournaments.tournament import IndividualTournament
 from anotador.tournaments.tournament import Pair
+from anotador.tournaments.tournament import Player
+from anotador.tournaments.tournament import SetUp
 from anotador.tournaments.tournament import Tournament
 from anotador.tournaments.victory_points import NAMED_SCALES
 from anotador.tournaments.victory_points import Scale
@@ -48,16 +62,17 @@ SET_UP = (
     "rounds",
     "bye_vp",
 )
-KEYS = ("format", *SET_UP, "pairs", "results")
-OPTIONAL = ("played_on", "options", "bye_vp")
-PAIR_KEYS = ("id", "players", "club", "withdrawn")
+KEYS = ("format", "kind", *SET_UP, "pairs", "players", "results")
+#: Not required, or required by the file's kind only (``pairs`` or ``players``).
+OPTIONAL = ("kind", "played_on", "options", "bye_vp", "pairs", "players")
 #: The one layout of a tournament table: two pairs.
 LAYOUT = "4p"
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def parse_tournament(text: bytes | str) -> Tournament:
-    """The tournament of a file's bytes (UTF-8 JSON); raises :class:`TournamentProblems`."""
+def parse_tournament_file(text: bytes | str) -> AnyTournament:
+    """The tournament of a file's bytes (UTF-8 JSON), of either kind; raises
+    :class:`TournamentProblems`."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -67,25 +82,57 @@ def parse_tournament(text: bytes | str) -> Tournament:
     if refused:
         detail = refused[0].message
         raise TournamentProblems([Problem(ROOT, "not_json", {"detail": detail})])
-    return read_tournament(document)
+    return read_tournament_file(document)
 
 
-def read_tournament(data: object) -> Tournament:
-    """The tournament of a JSON value; raises :class:`TournamentProblems` when it is invalid."""
-    tournament, problems = check_tournament(data)
+def read_tournament_file(data: object) -> AnyTournament:
+    """The tournament of a JSON value, of either kind; raises :class:`TournamentProblems`
+    when it is invalid."""
+    tournament, problems = check_tournament_file(data)
     if tournament is None:
         raise TournamentProblems(problems)
     return tournament
 
 
+def parse_tournament(text: bytes | str) -> Tournament:
+    """:func:`parse_tournament_file` for a tournament of pairs."""
+    return pairs_only(parse_tournament_file(text))
+
+
+def read_tournament(data: object) -> Tournament:
+    """:func:`read_tournament_file` for a tournament of pairs."""
+    return pairs_only(read_tournament_file(data))
+
+
 def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
+    """:func:`check_tournament_file` for a tournament of pairs: an individual file is the
+    problem ``kind``."""
+    tournament, problems = check_tournament_file(data)
+    if isinstance(tournament, IndividualTournament):
+        return None, [not_pairs()]
+    return tournament, problems
+
+
+def pairs_only(tournament: AnyTournament) -> Tournament:
+    if isinstance(tournament, IndividualTournament):
+        raise TournamentProblems([not_pairs()])
+    return tournament
+
+
+def not_pairs() -> Problem:
+    return Problem("$.kind", "kind", {"choices": "pairs"})
+
+
+def check_tournament_file(data: object) -> tuple[AnyTournament | None, list[Problem]]:
     """The tournament of a JSON value (None when it has problems) and every problem found."""
     checker = Checker()
-    doc = checker.mapping(data, ROOT, KEYS, [key for key in KEYS if key not in OPTIONAL])
+    required = [key for key in KEYS if key not in OPTIONAL]
+    doc = checker.mapping(data, ROOT, KEYS, required)
     if doc is None:
         return None, checker.problems
     if "format" in doc and doc["format"] != FORMAT:
         checker.add("$.format", "format", format=FORMAT)
+    kind = read_kind(checker, doc)
     name = checker.name(doc["name"], "$.name") if "name" in doc else None
     played_on = read_date(checker, doc["played_on"]) if "played_on" in doc else ""
     variant = read_variant(checker, doc)
@@ -100,15 +147,21 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
         )
     scale = read_scale(checker, doc["scale"], "$.scale") if "scale" in doc else None
     system = doc.get("system")
-    if "system" in doc and (not isinstance(system, str) or system not in SYSTEMS):
-        checker.add("$.system", "system", choices=", ".join(SYSTEMS))
+    # With no kind known, any system of either kind may be the file's (§6.6).
+    systems = {
+        "pairs": SYSTEMS,
+        "individual": INDIVIDUAL_SYSTEMS,
+        None: tuple(dict.fromkeys(SYSTEMS + INDIVIDUAL_SYSTEMS)),
+    }[kind]
+    if "system" in doc and (not isinstance(system, str) or system not in systems):
+        checker.add("$.system", "system", choices=", ".join(systems))
     rounds = checker.integer(doc["rounds"], "$.rounds", 1, MAX_ROUNDS) if "rounds" in doc else None
     bye_vp = None
     if "bye_vp" in doc:
         bye_vp = checker.integer(doc["bye_vp"], "$.bye_vp", -MAX_SIZE, MAX_SIZE)
-    pairs = read_pairs(checker, doc["pairs"]) if "pairs" in doc else None
+    pairs, players = read_entrants(checker, doc, kind)
     results = doc.get("results")
-    if "results" in doc and not isinstance(results, list):
+    if kind is not None and "results" in doc and not isinstance(results, list):
         checker.add("$.results", "type", expected="a list")
     if checker.problems:
         return None, checker.problems
@@ -118,11 +171,11 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
     assert rules is not None
     assert scale is not None
     assert rounds is not None
-    assert pairs is not None
+    assert pairs is not None or players is not None
     assert isinstance(system, str)
     assert isinstance(results, list)
     assert isinstance(options, dict)
-    tournament = Tournament(
+    set_up = SetUp(
         name=name,
         variant=variant,
         layout=LAYOUT,
@@ -132,14 +185,48 @@ def check_tournament(data: object) -> tuple[Tournament | None, list[Problem]]:
         system=system,
         rounds=rounds,
         bye_vp=scale.bye_vp if bye_vp is None else bye_vp,
-        pairs=pairs,
         played_on=played_on or "",
         options=options,
     )
-    rounds_played = read_results(checker, tournament, results)
+    fields = {f.name: getattr(set_up, f.name) for f in dataclasses.fields(SetUp)}
+    tournament: AnyTournament
+    if players is not None:
+        individual = IndividualTournament(**fields, players=players)
+        tournament = replace(individual, results=read_results(checker, individual, results))
+    else:
+        assert pairs is not None
+        of_pairs = Tournament(**fields, pairs=pairs)
+        tournament = replace(of_pairs, results=read_results(checker, of_pairs, results))
     if checker.problems:
         return None, checker.problems
-    return replace(tournament, results=rounds_played), []
+    return tournament, []
+
+
+def read_kind(checker: Checker, doc: dict[str, Any]) -> str | None:
+    """``kind`` (§6.1): ``pairs`` when absent; None (a problem) when it is neither kind."""
+    kind = doc.get("kind", "pairs")
+    if not isinstance(kind, str) or kind not in KINDS:
+        checker.add("$.kind", "kind", choices=", ".join(KINDS))
+        return None
+    return kind
+
+
+def read_entrants(
+    checker: Checker, doc: dict[str, Any], kind: str | None
+) -> tuple[tuple[Pair, ...] | None, tuple[Player, ...] | None]:
+    """The file's pairs, or its players, by its kind: the other key is unknown in it (§6.1).
+    With no kind known, neither is looked at."""
+    if kind is None:
+        return None, None
+    key, other = ("players", "pairs") if kind == "individual" else ("pairs", "players")
+    if other in doc:
+        checker.add(join(ROOT, other), "unknown_key")
+    if key not in doc:
+        checker.add(join(ROOT, key), "missing")
+        return None, None
+    if kind == "individual":
+        return None, read_entered_players(checker, doc[key])
+    return read_pairs(checker, doc[key]), None
 
 
 def read_date(checker: Checker, value: object) -> str | None:
@@ -251,41 +338,86 @@ def read_increase(
         )
 
 
+@dataclass(frozen=True)
+class Entrants:
+    """Who plays in a tournament of one kind, as the file lists them (§1.1, §6.1): under
+    ``key``, ``fewest`` to ``most`` of them, each an object with its ``id``, its ``middle``
+    value (a pair's two players, a player's name), a club and whether it withdrew."""
+
+    key: str
+    fewest: int
+    most: int
+    too_few: str
+    duplicate: str
+    #: The problems' name for one of them ("pair", "player").
+    one: str
+    middle: str
+    make: Callable[[str, Any, str, bool], Any]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return ("id", self.middle, "club", "withdrawn")
+
+
+PAIRS = Entrants("pairs", 2, MAX_PAIRS, "too_few_pairs", "duplicate_pair", "pair", "players", Pair)
+PLAYERS = Entrants(
+    "players", 4, MAX_PLAYERS, "too_few_players", "duplicate_player", "player", "name", Player
+)
+
+
 def read_pairs(checker: Checker, value: object) -> tuple[Pair, ...] | None:
-    raw = checker.array(value, "$.pairs")
+    return read_entrant_list(
+        checker, value, PAIRS, lambda raw, path: read_players(checker, raw, path)
+    )
+
+
+def read_entered_players(checker: Checker, value: object) -> tuple[Player, ...] | None:
+    """An individual tournament's players (§6.1): 4 to 2,000 (withdrawn ones count)."""
+    return read_entrant_list(checker, value, PLAYERS, checker.name)
+
+
+def read_entrant_list(
+    checker: Checker,
+    value: object,
+    entrants: Entrants,
+    read_middle: Callable[[object, str], object | None],
+) -> tuple[Any, ...] | None:
+    """The pairs or the players of the file, each id used once."""
+    root = join(ROOT, entrants.key)
+    raw = checker.array(value, root)
     if raw is None:
         return None
-    if len(raw) < 2:
-        checker.add("$.pairs", "too_few_pairs")
+    if len(raw) < entrants.fewest:
+        checker.add(root, entrants.too_few)
         return None
-    if len(raw) > MAX_PAIRS:
-        checker.add("$.pairs", "value", detail=f"at most {MAX_PAIRS} pairs")
+    if len(raw) > entrants.most:
+        checker.add(root, "value", detail=f"at most {entrants.most} {entrants.key}")
         return None
-    pairs: list[Pair] = []
+    found: list[Any] = []
     seen: set[str] = set()
     for k, entry in enumerate(raw):
-        path = join("$.pairs", k)
-        pair = checker.mapping(entry, path, PAIR_KEYS, ("id", "players"))
-        if pair is None:
+        path = join(root, k)
+        doc = checker.mapping(entry, path, entrants.keys, ("id", entrants.middle))
+        if doc is None:
             continue
-        pair_id = read_id(checker, pair["id"], join(path, "id")) if "id" in pair else None
-        if pair_id is not None and pair_id in seen:
-            checker.add(join(path, "id"), "duplicate_pair", pair=pair_id)
-        if pair_id is not None:
-            seen.add(pair_id)
-        players = None
-        if "players" in pair:
-            players = read_players(checker, pair["players"], join(path, "players"))
-        club = checker.name(pair.get("club", ""), join(path, "club"), required=False)
-        withdrawn = checker.boolean(pair.get("withdrawn", False), join(path, "withdrawn"))
-        if pair_id is not None and players is not None:
-            pairs.append(Pair(pair_id, players, club or "", bool(withdrawn)))
-    return tuple(pairs)
+        entrant = read_id(checker, doc["id"], join(path, "id")) if "id" in doc else None
+        if entrant is not None and entrant in seen:
+            checker.add(join(path, "id"), entrants.duplicate, **{entrants.one: entrant})
+        if entrant is not None:
+            seen.add(entrant)
+        middle = None
+        if entrants.middle in doc:
+            middle = read_middle(doc[entrants.middle], join(path, entrants.middle))
+        club = checker.name(doc.get("club", ""), join(path, "club"), required=False)
+        withdrawn = checker.boolean(doc.get("withdrawn", False), join(path, "withdrawn"))
+        if entrant is not None and middle is not None:
+            found.append(entrants.make(entrant, middle, club or "", bool(withdrawn)))
+    return tuple(found)
 
 
 def read_id(checker: Checker, value: object, path: str) -> str | None:
-    """A pair's id: any text but the empty one, kept exactly as written (ids are compared
-    exactly, so "A" and " A" are two pairs)."""
+    """A pair's or a player's id: any text but the empty one, kept exactly as written (ids
+    are compared exactly, so "A" and " A" are two pairs)."""
     pair_id = checker.text(value, path, required=False)
     if pair_id == "":
         checker.add(path, "value", detail="must not be empty")

@@ -1,18 +1,23 @@
 """The next round's tables (§4): the fixed schedules (``mitchell``, ``round-robin``) from the
 order of ``pairs``, the Danish systems and ``swiss`` (anotador/tournaments/swiss.py) from
-the standings; ``manual`` draws nothing."""
+the standings; ``manual`` draws nothing. An individual tournament's draw is
+anotador/tournaments/individual.py (:func:`next_draw` draws either kind)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from anotador.tournaments.problems import Problem
+from anotador.tournaments.individual import IndividualDraw
+from anotador.tournaments.individual import next_individual_round
 from anotador.tournaments.problems import TournamentProblems
+from anotador.tournaments.problems import undrawable
 from anotador.tournaments.standings import standings
 from anotador.tournaments.swiss import first_round
 from anotador.tournaments.swiss import later_round
 from anotador.tournaments.swiss import meetings
+from anotador.tournaments.tournament import AnyTournament
+from anotador.tournaments.tournament import IndividualTournament
 from anotador.tournaments.tournament import Tournament
 
 
@@ -34,15 +39,19 @@ class Draw:
     byes: tuple[str, ...]
 
 
+def next_draw(tournament: AnyTournament) -> Draw | IndividualDraw:
+    """The next round of a tournament of either kind (what ``anotador tournament pair``
+    prints): :func:`next_round` for pairs, :func:`next_individual_round` for players."""
+    if isinstance(tournament, IndividualTournament):
+        return next_individual_round(tournament)
+    return next_round(tournament)
+
+
 def next_round(tournament: Tournament) -> Draw:
     """The tables of round r + 1; raises :class:`TournamentProblems` when there is none to
     draw (every round played: ``all_rounds_played``; a ``manual`` tournament)."""
     played = len(tournament.results)
-    problems = []
-    if played >= tournament.rounds:
-        problems.append(Problem("$.results", "all_rounds_played"))
-    if tournament.system == "manual":
-        problems.append(Problem("$.system", "manual_pairing"))
+    problems = undrawable(played, tournament.rounds, tournament.system)
     if problems:
         raise TournamentProblems(problems)
     if tournament.system == "mitchell":

@@ -30,6 +30,10 @@ MESSAGES: dict[str, str] = {
     "system": N_("Must be one of: {choices}."),
     "too_few_pairs": N_("A tournament needs at least two pairs."),
     "duplicate_pair": N_("The pair “{pair}” is already in the tournament."),
+    "kind": N_("Must be one of: {choices}."),
+    "too_few_players": N_("An individual tournament needs at least four players."),
+    "duplicate_player": N_("The player “{player}” is already in the tournament."),
+    "unknown_player": N_("No player of the tournament is called “{player}”."),
     "too_many_rounds": N_("More rounds of results than the tournament's {rounds} rounds."),
     "round_order": N_("This must be round {round}."),
     "unknown_pair": N_("No pair of the tournament is called “{pair}”."),
@@ -61,9 +65,34 @@ class Problem(EngineProblem):
         return {"path": self.path, "code": self.code, "message": self.message}
 
 
+#: An individual tournament's problems say "player" where the same code says "pair" (§6.6).
+PLAYER_MESSAGES: dict[str, str] = {
+    **MESSAGES,
+    "seated_twice": N_("The player “{player}” is already seated in this round."),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProblem(Problem):
+    """A problem of an individual tournament's player, whose code a pair's problem shares."""
+
+    messages: ClassVar[Mapping[str, str]] = PLAYER_MESSAGES
+
+
 class TournamentProblems(ValueError):
     """Raised when a tournament file is invalid, or when it has no next round to draw."""
 
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
         self.problems = problems
+
+
+def undrawable(played: int, rounds: int, system: str) -> list[Problem]:
+    """Why a valid file has no next round to draw (§5.1): every round played, or a
+    ``manual`` tournament; none when it has one."""
+    problems = []
+    if played >= rounds:
+        problems.append(Problem("$.results", "all_rounds_played"))
+    if system == "manual":
+        problems.append(Problem("$.system", "manual_pairing"))
+    return problems

@@ -1,5 +1,6 @@
-"""Helpers for the tournament tests: a tournament file built from a few words, its reading,
-and the two commands run on it through the real CLI (click's runner)."""
+"""Helpers for the tournament tests: a tournament file (of pairs, or individual) built from a
+few words, its reading, and the two commands run on it through the real CLI (click's
+runner)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from click.testing import CliRunner
 from click.testing import Result
 
 from anotador.commands.main import main
+from anotador.tournaments import IndividualTournament
 from anotador.tournaments import Tournament
 from anotador.tournaments import read_tournament
+from anotador.tournaments import read_tournament_file
 
 
 def tournament(pairs: object = 4, results: object = None, **changes: Any) -> dict[str, Any]:
@@ -53,8 +56,50 @@ def played(*rounds: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def individual(players: object = 8, results: object = None, **changes: Any) -> dict[str, Any]:
+    """A valid individual tournament file (§6): as :func:`tournament`, ``individual-danese``,
+    its ``players`` P1..PN (named "Player k"), or the ids given, or whatever else is given."""
+    ids = [f"P{k}" for k in range(1, players + 1)] if isinstance(players, int) else players
+    if isinstance(ids, list) and all(isinstance(player, str) for player in ids):
+        ids = [{"id": player, "name": f"Player {player}"} for player in ids]
+    document = tournament(results=results, kind="individual", system="individual-danese")
+    del document["pairs"]
+    document["players"] = ids
+    document.update(changes)
+    return document
+
+
+def partnered(*rounds: list[Any]) -> list[dict[str, Any]]:
+    """An individual file's rounds of results written short: ``("P1", "P2", "P3", "P4", 900,
+    1100)`` is a table (numbered in order) NS P1 P2, EW P3 P4, whose MP were written by
+    hand; ``"P9"`` a bye."""
+    return [
+        {
+            "round": number,
+            "tables": [
+                {"bye": entry}
+                if isinstance(entry, str)
+                else {
+                    "table": k,
+                    "ns": list(entry[0:2]),
+                    "ew": list(entry[2:4]),
+                    "mp": list(entry[4:6]),
+                }
+                for k, entry in enumerate(entries, 1)
+            ],
+        }
+        for number, entries in enumerate(rounds, 1)
+    ]
+
+
 def read(document: dict[str, Any]) -> Tournament:
     return read_tournament(json.loads(json.dumps(document)))
+
+
+def read_individual(document: dict[str, Any]) -> IndividualTournament:
+    found = read_tournament_file(json.loads(json.dumps(document)))
+    assert isinstance(found, IndividualTournament)
+    return found
 
 
 def run(command: str, document: object) -> Result:
