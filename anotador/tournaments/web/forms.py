@@ -163,9 +163,14 @@ def numbers(line: str) -> list[int | str]:
     return found
 
 
-class PairForm(Form):
+class PairNamesForm(Form):
+    """A pair's two players: registering it, or correcting its names."""
+
     first = NameField(_l("Player"), [InputRequired(_l("Write the name."))])
     second = NameField(_l("Partner"), [InputRequired(_l("Write the name."))])
+
+
+class PairForm(PairNamesForm):
     club = NameField(_l("Club (optional)"), required=False)
 
 

@@ -63,6 +63,7 @@ CHANGE_LABELS = {
     "pair_added": _l("Pair added"),
     "pair_withdrawn": _l("Pair withdrawn"),
     "pair_back": _l("Pair back in"),
+    "pair_renamed": _l("Pair renamed"),
     "pairs_seeded": _l("Pairs seeded by rating"),
     "round_drawn": _l("Round drawn"),
     "pairs_swapped": _l("Pairs swapped"),
