@@ -180,7 +180,6 @@ def pair_view(
     pair: TournamentPair,
     token: str | None,
     names_form: PairNamesForm | None = None,
-    **more: Any,
 ) -> str:
     """The pair's page, by the spectator link ``token`` or (None) the director's, with the
     form correcting its names while the tournament is open (``names_form``: one refused)."""
@@ -190,7 +189,9 @@ def pair_view(
         standings_url = url_for("tournaments.standings_shared", token=token)
     else:
         standings_url = url_for("tournaments.standings", tournament_id=tournament.id)
-    names = {"first": pair.first_player.name, "second": pair.second_player.name}
+    if names_form is None and token is None:  # a spectator gets no form (nor a CSRF token)
+        names = {"first": pair.first_player.name, "second": pair.second_player.name}
+        names_form = PairNamesForm(formdata=None, data=names)
     return render(
         "tournaments/pair.html",
         tournament=tournament,
@@ -202,8 +203,7 @@ def pair_view(
         standings_url=standings_url,
         director=token is None,
         next_seat=next_seat(tournament, pair, director=token is None),
-        names_form=names_form or PairNamesForm(formdata=None, data=names),
-        **more,
+        names_form=names_form,
     )
 
 
