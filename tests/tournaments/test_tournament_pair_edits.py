@@ -4,6 +4,7 @@ its results); refused once it has finished, for a player of another pair or a lo
 one, and for a name the registration refuses; logged with the old and new names and who; the
 kept pages and the open round's tables' matches show the new names at once."""
 
+# ruff: noqa: F811 - the race takes test_tournament_races' ``hosts`` fixture, imported here
 from __future__ import annotations
 
 import json
@@ -15,6 +16,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from printed import pdf_text
 from stored import snapshot
+from test_tournament_races import TABS
+from test_tournament_races import changes
+from test_tournament_races import hosts  # noqa: F401 - the fixture, by that name
+from test_tournament_races import posted
+from test_tournament_races import statuses
+from test_tournament_races import tabs
 from test_tournament_web import ENGLISH
 from test_tournament_web import PAIRS
 from test_tournament_web import add_pairs
@@ -255,3 +262,24 @@ def test_only_the_director_sees_the_form(app: Flask, client: FlaskClient):
     other_pair = rename(app.test_client(), tournament_id, ids["Ana"], "Ana", "Alma")
     assert other_pair.status_code in (302, 303)
     assert pair_state(app, tournament_id)[1][0] == ("Ana", "Alba")
+
+
+def test_the_same_correction_from_four_tabs_at_once_is_one_change(hosts: list[Flask]):
+    """Four tabs (over two hosts) send the same names at one moment, a new player among
+    them: one change logged, one new player, the open round's match renamed once."""
+    clients = tabs(hosts)
+    app = hosts[0]
+    tournament_id, ids = second_round_started(app, clients[0])
+    match = table_match_of(app, tournament_id, 2, 1)
+    before = pair_state(app, tournament_id)
+    path = f"/torneos/{tournament_id}/parejas/{ids['Ana']}/nombres"
+    answers = posted(clients, path, {"first": "Anita", "second": "Alba"})
+    assert statuses(answers) == {303: TABS}
+    assert changes(app, tournament_id, "pair_renamed") == 1
+    version, pairs, _, players = pair_state(app, tournament_id)
+    assert version == before[0] + 1
+    assert pairs[0] == ("Anita", "Alba")
+    assert players.count("Anita") == 1
+    renamed = table_match_of(app, tournament_id, 2, 1)
+    assert renamed["version"] == match["version"] + 1
+    assert renamed["sides"][0] == ("1. Anita – Alba", ["Anita", "Alba"])
