@@ -55,13 +55,21 @@ def rename_player(player: Player, name: str) -> rules.Problem | None:
     if other is not None and other != player.id:
         return rules.Problem("name", "taken", {})
     renamed = clean != player.name
-    player.name, player.name_key = clean, key
-    match_ids = refresh_hashes(player.id)
-    ratings.touch(player.owner_id)  # the Ranking page shows the name
+    match_ids = set_name(player, clean)
     db.session.commit()
     if renamed:  # every match of the player now shows the new name
         signals.changed_many("players_renamed", match_ids)
     return None
+
+
+def set_name(player: Player, clean: str) -> list[int]:
+    """Give ``player`` the name ``clean`` (read by the rules for names, no other player's) in
+    the caller's transaction, which sends ``players_renamed`` for the ids returned (its
+    matches', whose files now name it so) after its commit."""
+    player.name, player.name_key = clean, name_key(clean)
+    match_ids = refresh_hashes(player.id)
+    ratings.touch(player.owner_id)  # the Ranking page shows the name
+    return match_ids
 
 
 def shared_matches(first: Player, second: Player) -> int:

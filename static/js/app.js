@@ -96,6 +96,20 @@ document.documentElement.classList.add("js");
   });
 })();
 
+// A new tournament: only the chosen variant's own rules are shown (and sent).
+(function tournamentHouseRules() {
+  const form = document.querySelector("form[data-house-rules]");
+  const variant = form && form.querySelector('[name="variant"]');
+  if (!variant) return;
+  function show() {
+    for (const group of form.querySelectorAll("[data-options-for]")) {
+      group.hidden = group.disabled = group.dataset.optionsFor !== variant.value;
+    }
+  }
+  variant.addEventListener("change", show);
+  show();
+})();
+
 // Copy and share a link or a result ([data-share] boxes): the clipboard, and the phone's own
 // share sheet where the browser has one. Without this the link or text is there to select.
 (function shareButtons() {

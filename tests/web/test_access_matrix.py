@@ -113,6 +113,7 @@ EXPECTED = {
     "tournaments.index": "SAASSA",
     "tournaments.reopen": "SNNSSA",
     "tournaments.reopen_round": "SNNSSA",
+    "tournaments.rename_pair": "SNNSSA",
     "tournaments.result": "SNNSSA",
     "tournaments.pair_page": "SNNSSA",
     "tournaments.pair_page_shared": "NNNNNN",

@@ -25,7 +25,7 @@ from anotador.services.matches import export_document
 from anotador.services.players import find_or_create_player
 from anotador.storage.database import db
 from anotador.storage.models import Match
-from anotador.storage.models import name_key
+from anotador.storage.names import skeleton
 from anotador.tournaments.limits import MAX_PAIRS
 from anotador.tournaments.limits import MAX_SIZE
 from anotador.tournaments.store.models import Round
@@ -235,13 +235,7 @@ def add_pair(
         raise Refused("finished")
     if len(tournament.pairs) >= MAX_PAIRS:
         raise Refused("too_many_pairs")
-    if name_key(first) == name_key(second):
-        raise Refused("same_player")
-    seated = {p.first_player.name_key for p in tournament.pairs} | {
-        p.second_player.name_key for p in tournament.pairs
-    }
-    if name_key(first) in seated or name_key(second) in seated:
-        raise Refused("player_in_a_pair")
+    check_players(tournament, first, second)
     latest = current_round(tournament)
     pair = TournamentPair(
         position=len(tournament.pairs) + 1,
@@ -256,6 +250,19 @@ def add_pair(
     record(tournament, account_id, "pair_added", pair=pair.position, players=[first, second])
     db.session.commit()
     return pair
+
+
+def check_players(
+    tournament: Tournament, first: str, second: str, pair: TournamentPair | None = None
+) -> None:
+    """Refuse one player twice, or a player of another pair than ``pair``: names compared by
+    their look (accents, case and look-alike letters aside: "Аna" with a Cyrillic А is Ana)."""
+    if skeleton(first) == skeleton(second):
+        raise Refused("same_player")
+    others = (other for other in tournament.pairs if other is not pair)
+    seated = {skeleton(p.name) for o in others for p in (o.first_player, o.second_player)}
+    if skeleton(first) in seated or skeleton(second) in seated:
+        raise Refused("player_in_a_pair")
 
 
 def set_withdrawn(

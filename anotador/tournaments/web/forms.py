@@ -27,7 +27,10 @@ from anotador.tournaments.web.words import SYSTEM_LABELS
 from anotador.web import inputs
 from anotador.web.forms.match import Form
 from anotador.web.forms.match import TextField
+from anotador.web.forms.match import add_option_fields
+from anotador.web.forms.match import option_field_name
 from anotador.web.forms.match import options
+from anotador.web.forms.match import read_options
 from anotador.words import labels
 from anotador.words.i18n import problem_message
 
@@ -89,6 +92,18 @@ class TournamentForm(Form):
     rounds = StringField(_l("Rounds"), default="4", render_kw={"inputmode": "numeric"})
     #: One-time, given when the form is shown: the same form posted twice makes one tournament.
     request_key = HiddenField()
+    #: Sent by the form, which shows each variant's own rule options (its fields are added
+    #: below, as the new-match form's): then a box left unticked is a "no". A request without
+    #: it (a script, a page from before) gets the variant's defaults.
+    house_rules = HiddenField()
+
+    def rule_fields(self) -> list[tuple[str, list[Any]]]:
+        """Each variant with options of its own, and their fields."""
+        return [
+            (name, [self[option_field_name(name, spec.name)] for spec in VARIANTS[name].options])
+            for name in PAIR_VARIANTS
+            if VARIANTS[name].options
+        ]
 
     def club_scale(self) -> dict[str, Any]:
         """The club's bands as the tournament file writes them; a word that is not a whole
@@ -132,13 +147,16 @@ class TournamentForm(Form):
         for field, value in ((self.variant, variant), (self.rounds, rounds)):
             if value is None and field.name not in errors:
                 errors[field.name] = gettext("This value is required.")
+        options = {"target": target} if target is not None else {}
+        if variant is not None and self.house_rules.data:
+            options |= read_options(self, variant, errors)
         if errors or variant is None or rounds is None:
             return None, errors
         return SetUp(
             name=self.name.data or "",
             played_on=played_on or datetime.date.today(),
             variant=variant,
-            options={"target": target} if target is not None else {},
+            options=options,
             hands_per_round=hands,
             scale=chosen,
             system=system or "danese",
@@ -146,6 +164,9 @@ class TournamentForm(Form):
             bye_vp=bye_vp,
             request_key=inputs.digest(self.request_key.data),
         ), errors
+
+
+add_option_fields(TournamentForm, PAIR_VARIANTS, defaults=True)
 
 
 def scale_is_club(scale: object) -> bool:
@@ -163,9 +184,14 @@ def numbers(line: str) -> list[int | str]:
     return found
 
 
-class PairForm(Form):
+class PairNamesForm(Form):
+    """A pair's two players: registering it, or correcting its names."""
+
     first = NameField(_l("Player"), [InputRequired(_l("Write the name."))])
     second = NameField(_l("Partner"), [InputRequired(_l("Write the name."))])
+
+
+class PairForm(PairNamesForm):
     club = NameField(_l("Club (optional)"), required=False)
 
 

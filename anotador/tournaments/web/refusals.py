@@ -21,6 +21,10 @@ from anotador.web.forms.match import csrf_refused
 #: Why a change was refused (``service.Refused.code``), said to the director.
 REFUSALS = {
     "finished": _l("The tournament has finished: nothing more can change."),
+    "names_final": _l(
+        "The tournament has finished: its names are final. Reopen it to correct one (the "
+        "change log keeps both names)."
+    ),
     "too_many_pairs": _l("A tournament has at most 1,000 pairs."),
     "same_player": _l("A pair is two different players."),
     "player_in_a_pair": _l("That player is already in a pair of this tournament."),

@@ -36,6 +36,7 @@ from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
 from anotador.tournaments.web import kept
 from anotador.tournaments.web import pages
+from anotador.tournaments.web.forms import PairNamesForm
 from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import render
 from anotador.web.addresses import qr_svg
@@ -174,6 +175,38 @@ def next_seat(tournament: Tournament, pair: TournamentPair, director: bool) -> A
     return {**seat, "link": link or None, "qr": qr_svg(link) if link else None}
 
 
+def pair_view(
+    tournament: Tournament,
+    pair: TournamentPair,
+    token: str | None,
+    names_form: PairNamesForm | None = None,
+) -> str:
+    """The pair's page, by the spectator link ``token`` or (None) the director's, with the
+    form correcting its names while the tournament is open (``names_form``: one refused)."""
+    computed = pages.computed_of(tournament)
+    standing = next(row for row in computed["standings"] if row["pair"] == pair.key)
+    if token:
+        standings_url = url_for("tournaments.standings_shared", token=token)
+    else:
+        standings_url = url_for("tournaments.standings", tournament_id=tournament.id)
+    if names_form is None and token is None:  # a spectator gets no form (nor a CSRF token)
+        names = {"first": pair.first_player.name, "second": pair.second_player.name}
+        names_form = PairNamesForm(formdata=None, data=names)
+    return render(
+        "tournaments/pair.html",
+        tournament=tournament,
+        pair=pair,
+        standing=standing,
+        rows=pair_rounds(tournament, computed, pair),
+        names=pages.labels_of(tournament),
+        pair_urls=pages.pair_addresses(tournament, token),
+        standings_url=standings_url,
+        director=token is None,
+        next_seat=next_seat(tournament, pair, director=token is None),
+        names_form=names_form,
+    )
+
+
 def printout(tournament: Tournament, results: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
     """The context of :data:`PRINTOUT`: the tournament, ``results`` and ``more``."""
     return {"tournament": tournament, "results": results, "scale_labels": SCALE_LABELS, **more}
@@ -187,24 +220,7 @@ def register(bp: Blueprint, owned: pages.Owned) -> None:
         pair = next((p for p in tournament.pairs if p.id == pair_id), None)
         if pair is None:
             abort(404)
-        computed = pages.computed_of(tournament)
-        standing = next(row for row in computed["standings"] if row["pair"] == pair.key)
-        if token:
-            standings_url = url_for("tournaments.standings_shared", token=token)
-        else:
-            standings_url = url_for("tournaments.standings", tournament_id=tournament.id)
-        return render(
-            "tournaments/pair.html",
-            tournament=tournament,
-            pair=pair,
-            standing=standing,
-            rows=pair_rounds(tournament, computed, pair),
-            names=pages.labels_of(tournament),
-            pair_urls=pages.pair_addresses(tournament, token),
-            standings_url=standings_url,
-            director=token is None,
-            next_seat=next_seat(tournament, pair, director=token is None),
-        )
+        return pair_view(tournament, pair, token)
 
     def standings_pdf(tournament_id: int | None = None, token: str | None = None) -> Any:
         state = pages.viewed_state(tournament_id, token)

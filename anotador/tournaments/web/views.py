@@ -36,6 +36,7 @@ from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import live
 from anotador.tournaments.web import pages
+from anotador.tournaments.web import pair_names
 from anotador.tournaments.web import reports
 from anotador.tournaments.web.forms import ConfirmForm
 from anotador.tournaments.web.forms import PairForm
@@ -345,6 +346,7 @@ def result(tournament_id: int, table_id: int) -> Any:
 # The standings, the board, the exports and their live poll: by id and by spectator link.
 pages.register(bp, owned)
 reports.register(bp, owned)
+pair_names.register(bp, owned)
 corrections.register(bp, owned, round_of, change)
 confirmations.register(bp, owned_table)
 live.register(bp, owned_table, round_of, round_content)

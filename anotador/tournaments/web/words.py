@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import render_template
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
+from anotador.rules import VARIANTS
 from anotador.tournaments.operations.live import BEHIND_HANDS
 from anotador.tournaments.operations.live import IDLE_MINUTES
+from anotador.web.forms.match import option_choice
+from anotador.words import labels
 
 SCALE_LABELS = {
     "fibur-3": _l("FIBUR, 3 hands (20–0)"),
@@ -63,6 +67,7 @@ CHANGE_LABELS = {
     "pair_added": _l("Pair added"),
     "pair_withdrawn": _l("Pair withdrawn"),
     "pair_back": _l("Pair back in"),
+    "pair_renamed": _l("Pair renamed"),
     "pairs_seeded": _l("Pairs seeded by rating"),
     "round_drawn": _l("Round drawn"),
     "pairs_swapped": _l("Pairs swapped"),
@@ -119,6 +124,20 @@ def question(kind: str, **names: Any) -> str:
     return f"{str(asked) % names} {what}"
 
 
+def house_rules(variant: str, options: dict[str, Any]) -> list[str]:
+    """The variant's own rule options every table plays, as the tournament's page says them
+    ("Semipulito burraco (150): no"): each, whether or not it is the variant's default."""
+    said = []
+    for spec in VARIANTS[variant].options if variant in VARIANTS else ():
+        value = options.get(spec.name, spec.default)
+        if isinstance(value, bool):
+            shown = gettext("yes") if value else gettext("no")
+        else:
+            shown = "–" if value is None else str(option_choice(value))
+        said.append(f"{labels.say('option', spec.name)}: {shown}")
+    return said
+
+
 def render(template: str, **context: Any) -> str:
     """A tournament page, with the words of its codes."""
     return render_template(
@@ -134,5 +153,6 @@ def render(template: str, **context: Any) -> str:
         late_reasons=LATE_REASONS,
         late_limits=LATE_LIMITS,
         ask=question,
+        house_rules=house_rules,
         **context,
     )

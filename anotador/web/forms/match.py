@@ -7,6 +7,7 @@ belongs to, so each problem is shown next to what caused it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import gettext
@@ -198,11 +199,7 @@ class NewMatchForm(Form):
             if value is not None:
                 options[key] = value
         if variant in VARIANTS:
-            for spec in VARIANTS[variant].options:
-                field = self[option_field_name(variant, spec.name)]
-                value = form_to_spec(spec.kind, spec.choices, field, errors)
-                if value is not None or spec.kind == "choice":
-                    options[spec.name] = value
+            options.update(read_options(self, variant, errors))
         sides = self.sides_document(shape)
         document: dict[str, Any] = {
             "format": rules.MATCH_FORMAT,
@@ -252,6 +249,19 @@ def read_number(field: Field, errors: dict[str, str]) -> int | None:
         return None
 
 
+def read_options(form: Form, variant: str, errors: dict[str, str]) -> dict[str, Any]:
+    """The variant's own options as ``form``'s fields (:func:`add_option_fields`) give them
+    (a choice the engine judges; an option left empty is left out: its default); a message
+    in ``errors`` for a field that is not a number."""
+    options: dict[str, Any] = {}
+    for spec in VARIANTS[variant].options:
+        field = form[option_field_name(variant, spec.name)]
+        value = form_to_spec(spec.kind, spec.choices, field, errors)
+        if value is not None or spec.kind == "choice":
+            options[spec.name] = value
+    return options
+
+
 def spec_to_form(kind: str, value: Any) -> Any:
     if kind == "bool":
         return bool(value)
@@ -298,17 +308,26 @@ def _add_slot_fields() -> None:
         setattr(NewMatchForm, f"start_{side}", StringField(_l("Starting score")))
         for index in range(MAX_PLAYERS):
             setattr(NewMatchForm, f"player_{side}_{index}", TextField(_l("Player")))
-    for name, variant in VARIANTS.items():
-        for spec in variant.options:
+    add_option_fields(NewMatchForm, VARIANTS)
+
+
+def add_option_fields(form: type[Form], variants: Iterable[str], defaults: bool = False) -> None:
+    """Give ``form`` a field for each option of each of ``variants`` (``<variant>__<option>``,
+    read by :func:`read_options`); ``defaults``: each shows its spec's default unless filled."""
+    for name in variants:
+        for spec in VARIANTS[name].options:
             label = labels.OPTIONS.get(spec.name, spec.name)
+            default = spec_to_form(spec.kind, spec.default) if defaults else None
             if spec.kind == "bool":
-                field: Field = BooleanField(label)
+                field: Field = BooleanField(label, default=default)
             elif spec.kind == "choice":
                 choices = [(spec_to_form("choice", c), option_choice(c)) for c in spec.choices]
-                field = SelectField(label, choices=options(choices), validate_choice=False)
+                field = SelectField(
+                    label, choices=options(choices), validate_choice=False, default=default
+                )
             else:
-                field = StringField(label)
-            setattr(NewMatchForm, option_field_name(name, spec.name), field)
+                field = StringField(label, default=default)
+            setattr(form, option_field_name(name, spec.name), field)
 
 
 def option_choice(value: Any) -> Any:
