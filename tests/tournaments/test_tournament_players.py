@@ -11,13 +11,18 @@ import json
 import re
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from printed import pdf_text
+from stored import create_account
+from stored import signed_in
+from test_backup import upload
 from test_tournament_web import ENGLISH
 from test_tournament_web import create
 from test_tournament_web import play_round
 
+from anotador.backup import memberships
 from anotador.storage.database import db
 from anotador.storage.models import Player
 from anotador.tournaments.store.models import Tournament
@@ -247,7 +252,7 @@ def test_the_share_text_says_the_night_in_one_line(app: Flask, client: FlaskClie
     italian = app.test_client().get(
         f"/torneos/ver/{token}/noche/{ana}", headers={"Accept-Language": "it"}
     )
-    assert "Ana e Alba: 2º su 6, 38 PV (R1 tavolo 1 vs Dario e Diego;" in italian.get_data(
+    assert "Ana e Alba: 2º su 6, 38 PV (T1 tavolo 1 vs Dario e Diego;" in italian.get_data(
         as_text=True
     )
 
@@ -309,3 +314,85 @@ def test_the_board_and_the_table_phone_lead_to_the_nights(app: Flask, client: Fl
     )
     assert f"/torneos/ver/{token}/noche/{ana}" in page
     assert f"/torneos/ver/{token}/noche/{dario}" in page
+
+
+# --- Backups -----------------------------------------------------------------------------
+
+
+def numbered_backup(app: Flask, client: FlaskClient) -> list[str]:
+    tournament_id = create(client)
+    register(client, tournament_id, "Ana", "Alba", first_membership="FI-1")
+    register(client, tournament_id, "Beto", "Bruno", second_membership="33/B")
+    client.post(f"/torneos/{tournament_id}/rondas")
+    client.post(f"/torneos/{tournament_id}/rondas/1/empezar")  # its table's match is made
+    return client.get("/historial/copia.jsonl").data.decode().splitlines(keepends=True)
+
+
+def test_a_backup_carries_the_numbers_and_restores_them(app: Flask, client: FlaskClient):
+    lines = numbered_backup(app, client)
+    line = json.loads(lines[1])
+    assert line == {
+        "format": memberships.SECTION_FORMAT,
+        "players": [{"name": "Ana", "membership": "FI-1"}, {"name": "Bruno", "membership": "33/B"}],
+    }
+    owner = create_account(app, "Otra")
+    other = signed_in(app, "Otra")
+    assert upload(other, "".join(lines).encode()).status_code == 200
+    with app.app_context():
+        restored = db.session.execute(
+            sa.select(Player.name, Player.membership).where(Player.owner_id == owner)
+        )
+        assert dict(restored.all()) == {"Ana": "FI-1", "Alba": None, "Beto": None, "Bruno": "33/B"}
+    # Its standings print them again.
+    page = other.get("/torneos", headers=ENGLISH).get_data(as_text=True)
+    restored_id = re.findall(r'href="/torneos/(\d+)"', page)[0]
+    standings = other.get(f"/torneos/{restored_id}/posiciones").get_data(as_text=True)
+    assert '<small class="t-membership">FI-1 · –</small>' in standings
+    # Restored again, nothing changes; a player with a number keeps it, a number another
+    # player holds is not given twice.
+    with app.app_context():
+        owned = sa.select(Player).where(Player.owner_id == owner)
+        by_name = {p.name: p for p in db.session.scalars(owned)}
+        by_name["Ana"].membership = "KEPT"
+        by_name["Bruno"].membership = None
+        db.session.flush()
+        by_name["Alba"].membership = "33/B"
+        db.session.commit()
+    assert upload(other, "".join(lines).encode()).status_code == 200
+    with app.app_context():
+        again = dict(
+            db.session.execute(
+                sa.select(Player.name, Player.membership).where(Player.owner_id == owner)
+            ).all()
+        )
+        assert again == {"Ana": "KEPT", "Alba": "33/B", "Beto": None, "Bruno": None}
+
+
+@pytest.mark.parametrize(
+    ("entry", "where"),
+    [
+        ({"name": "Ana", "membership": "FI 1"}, "Jugador 1 › Número de socio"),
+        ({"name": "Ana", "membership": "Ф-1"}, "Jugador 1 › Número de socio"),
+        ({"name": "Ana", "membership": "1" * 21}, "Jugador 1 › Número de socio"),
+        ({"name": "Ana", "membership": ""}, "Jugador 1 › Número de socio"),
+        ({"name": "Ana", "membership": 12}, "Jugador 1 › Número de socio"),
+        ({"name": "", "membership": "12"}, "Jugador 1 › Nombre"),
+        ({"name": "Ana", "membership": "12", "club": "x"}, "Jugador 1 › club"),
+    ],
+)
+def test_a_restore_refuses_a_bad_players_line_and_stores_nothing(
+    app: Flask, client: FlaskClient, entry: dict, where: str
+):
+    lines = numbered_backup(app, client)
+    lines[1] = json.dumps({"format": memberships.SECTION_FORMAT, "players": [entry]}) + "\n"
+    owner = create_account(app, "Otra")
+    answer = upload(signed_in(app, "Otra"), "".join(lines).encode())
+    assert answer.status_code == 422
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)))
+    assert f"Línea 2 El archivo › {where}:" in said
+    with app.app_context():
+        assert db.session.scalars(sa.select(Player).where(Player.owner_id == owner)).all() == []
+        assert (
+            db.session.scalars(sa.select(Tournament).where(Tournament.owner_id == owner)).all()
+            == []
+        )
