@@ -5,7 +5,6 @@ text is in a read-only box to select. Nothing is wider than the screen."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -13,22 +12,16 @@ import pytest
 from phone import Shot
 from playwright.sync_api import Page
 from playwright.sync_api import expect
+from test_next_seat import next_round
+from test_next_seat import night
 
-from anotador.services.accounts import new_token
 from anotador.storage.database import db
-from anotador.storage.models import User
 from anotador.tournaments.operations import rounds
 from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import Tournament
 
 pytestmark = pytest.mark.browser
 
-PAIRS = [
-    ("Giovanna Bartolomei", "Massimiliano Sangiorgi"),
-    ("Ana", "Alba"),
-    ("Beto", "Bruno"),
-    ("Carla", "Cecilia"),
-]
 #: What the share sheet was given (a stand-in for the phone's own, which headless lacks).
 FAKE_SHARE = """
 window.sharedWith = null;
@@ -38,33 +31,22 @@ navigator.share = (data) => { window.sharedWith = data; return Promise.resolve()
 
 
 def played_night(app: Any) -> tuple[str, int]:
-    """A burraco night of 4 pairs, Mitchell, two rounds played and shared: (its spectator
-    link's token, the long-named pair's id)."""
+    """The next seats' burraco night of 5 pairs (Mitchell), two rounds played, every table
+    1200–800, and shared: (its spectator link's token, the long-named pair's id, which has
+    table 1 in round 1 and the bye in round 2)."""
+    tournament_id, owner_id, _ = night(app)
+    next_round(app, tournament_id, owner_id, start=False)
+    next_round(app, tournament_id, owner_id, start=True)
     with app.app_context():
-        owner = db.session.scalars(db.select(User).order_by(User.id)).first()
-        assert owner is not None
-        setup = service.SetUp(
-            name="Burraco del giovedì",
-            played_on=datetime.date(2026, 12, 3),
-            variant="burraco",
-            options={},
-            hands_per_round=3,
-            scale="fibur-3",
-            system="mitchell",
-            rounds=3,
-        )
-        tournament = service.create_tournament(owner.id, setup)
-        assert isinstance(tournament, Tournament), tournament
-        for first, second in PAIRS:
-            service.add_pair(tournament, owner.id, first, second, "")
-        for _ in range(2):
-            round_row = rounds.draw_round(tournament, owner.id)
-            rounds.start_round(round_row, owner.id)
-            for table in round_row.tables:
-                rounds.enter_result(table, owner.id, (1650, 350))
-            rounds.close_round(round_row, owner.id)
-        tournament.spectator_token = new_token()
-        db.session.commit()
+        tournament = db.session.get(Tournament, tournament_id)
+        assert tournament is not None
+        round_row = tournament.round_rows[1]
+        for table in round_row.tables:
+            if not table.is_bye:
+                rounds.enter_result(table, owner_id, (1200, 800))
+        rounds.close_round(round_row, owner_id)
+        service.set_spectator_link(tournament, owner_id, True)
+        assert tournament.spectator_token is not None
         return tournament.spectator_token, tournament.pairs[0].id
 
 
@@ -77,13 +59,17 @@ def test_a_players_night_and_its_share_at_390_px(
     phone.get_by_role("link", name="Giovanna Bartolomei · Massimiliano Sangiorgi").tap()
     expect(phone.locator("h1")).to_have_text("Giovanna Bartolomei · Massimiliano Sangiorgi")
     expect(phone.locator(".t-night tbody tr")).to_have_count(2)
-    # Round 1 at table 1 NS, 1650–350: 19 VP, first; round 2 again NS at table 1: 38.
-    first = phone.locator(".t-night tbody tr").first.locator("td")
-    expect(first).to_have_text(["1", "1 (NS)", "Beto y Bruno1.650 – 350", "19", "19", "1"])
+    # Round 1 at table 1 NS, 1200–800: 14 VP, first; round 2 a bye: 12 more, second (Ana
+    # has 28; Beto 26 too, behind on the order of the pairs).
+    rows = phone.locator(".t-night tbody tr")
+    expect(rows.first.locator("td")).to_have_text(
+        ["1", "1 (NS)", "Carla y Cecilia1.200 – 800", "14", "14", "1"]
+    )
+    expect(rows.nth(1).locator("td")).to_have_text(["2", "Libre", "12", "26", "2"])
     text = phone.locator("textarea[data-share-text]")
     expect(text).to_have_value(
         "Burraco del giovedì, 03/12/2026 — Giovanna Bartolomei y Massimiliano Sangiorgi:"
-        " 1.º de 4, 38 PV (R1 mesa 1 vs Beto y Bruno; R2 mesa 1 vs Carla y Cecilia)"
+        " 2.º de 5, 26 PV (R1 mesa 1 vs Carla y Cecilia; R2 libre)"
     )
     # Headless Chromium has no share sheet: the copy button is the way.
     expect(phone.get_by_role("button", name="Compartir…")).to_be_hidden()
@@ -112,6 +98,6 @@ def test_without_javascript_the_night_is_a_text_to_select(no_js_page: Page, live
     box = no_js_page.locator("textarea[data-share-text]")
     expect(box).to_be_visible()
     expect(box).to_have_attribute("readonly", "")
-    expect(box).to_contain_text("1.º de 4, 38 PV")
+    expect(box).to_contain_text("2.º de 5, 26 PV")
     expect(no_js_page.get_by_role("button", name="Copiar")).to_be_hidden()
     assert no_js_page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -130,11 +130,12 @@ def register(bp: Blueprint) -> None:
             return render("tournaments/_nights.html", tournament=tournament, urls=urls)
 
         view = ("nights", i18n.locale_name(), request.script_root, token)
+        standings = url_for(f"tournaments.standings{suffix(token)}", **where(state, token))
         return render(
-            "tournaments/nights.html",
+            "tournaments/night.html",
             tournament=state,
             content=kept.part(state, view, content),
-            standings_url=url_for(f"tournaments.standings{suffix(token)}", **where(state, token)),
+            back={"url": standings, "words": gettext("Standings")},
         )
 
     def night(pair_id: int, tournament_id: int | None = None, token: str | None = None) -> Any:
@@ -147,23 +148,23 @@ def register(bp: Blueprint) -> None:
             if pair is None:  # removed since the query above
                 abort(404)
             rows, now = night_rows(tournament, pair)
-            by_key = {other.key: other for other in tournament.pairs}
             return render(
                 "tournaments/_night.html",
                 tournament=tournament,
                 pair=pair,
                 rows=rows,
                 now=now,
-                opponents={key: pair_name(other) for key, other in by_key.items()},
+                opponents={other.key: pair_name(other) for other in tournament.pairs},
                 share=share_text(tournament, pair, rows, now),
             )
 
         view = ("night", pair_id, i18n.locale_name(), request.script_root)
+        nights_url = url_for(f"tournaments.nights{suffix(token)}", **where(state, token))
         return render(
             "tournaments/night.html",
             tournament=state,
             content=kept.part(state, view, content),
-            nights_url=url_for(f"tournaments.nights{suffix(token)}", **where(state, token)),
+            back={"url": nights_url, "words": gettext("Every pair")},
         )
 
     pages.add_route(bp, "/noche", "nights", nights)

@@ -344,13 +344,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
 
     def standings_json(tournament_id: int | None = None, token: str | None = None) -> Response:
         def make(tournament: Tournament) -> str:
-            # The pure code's standings, each pair's players with their membership numbers
-            # beside (what a federation is sent).
-            computed = computed_of(tournament)
-            players = players_of(tournament)
-            for row in computed["standings"]:
-                row["players"] = players.get(row["pair"], [])
-            return json.dumps(computed, ensure_ascii=False, indent=2) + "\n"
+            return json.dumps(computed_of(tournament), ensure_ascii=False, indent=2) + "\n"
 
         return download(tournament_id, token, "-posiciones.json", make)
 
