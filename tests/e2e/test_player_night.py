@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from phone import Shot
+from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 from test_next_seat import next_round
@@ -101,3 +102,24 @@ def test_without_javascript_the_night_is_a_text_to_select(no_js_page: Page, live
     expect(box).to_contain_text("2.º de 5, 26 PV")
     expect(no_js_page.get_by_role("button", name="Copiar")).to_be_hidden()
     assert no_js_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_boards_qr_code_leads_to_the_nights_and_covers_no_row(
+    live_server: Any, browser: Browser
+) -> None:
+    token, _ = played_night(live_server.app)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="it-IT")
+    board = context.new_page()
+    board.goto(f"{live_server.url}/torneos/ver/{token}/tablero")
+    code = board.locator("a.t-board-qr")
+    expect(code.locator("svg.qr-code")).to_be_visible()
+    assert code.get_attribute("href") == f"{live_server.url}/torneos/ver/{token}/noche"
+    box = code.bounding_box()
+    rows = board.locator(".t-board-standings table").bounding_box()
+    assert box is not None
+    assert rows is not None
+    assert box["y"] + box["height"] <= rows["y"]
+    assert box["x"] + box["width"] <= 1280
+    code.click()
+    expect(board.locator("h1")).to_have_text("La tua serata")
+    context.close()
