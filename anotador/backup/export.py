@@ -1,7 +1,8 @@
 """Backups out: every match as JSON lines of match files, and the history table as CSV.
 
-A backup is a header line ``{"format": "anotador-backup/1", ...}``, a line per tournament
-of the account (``anotador.tournaments.operations.backup``), then one match file
+A backup is a header line ``{"format": "anotador-backup/1", ...}``, a line of the players'
+membership numbers (:mod:`anotador.backup.memberships`; none when nobody has one), a line per
+tournament of the account (``anotador.tournaments.operations.backup``), then one match file
 (``anotador-match/1``) per line, oldest match first, read a batch at a time so memory stays
 flat however many matches there are. The CSV holds the summary columns only (no scoring).
 """
@@ -17,6 +18,7 @@ from typing import Any
 
 from anotador import rules
 from anotador import services
+from anotador.backup import memberships
 from anotador.services.scope import Scope
 from anotador.storage.models import Match
 from anotador.tournaments.operations import backup as tournaments
@@ -63,6 +65,7 @@ def export_lines(scope: Scope) -> Iterator[str]:
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     yield json.dumps(header) + "\n"
+    yield from memberships.membership_lines(scope)
     yield from tournaments.tournament_lines(scope)
     for stored_batch in services.queries.stored_batches(scope):
         yield "".join(

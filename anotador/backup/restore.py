@@ -40,6 +40,7 @@ import sqlalchemy as sa
 from anotador import rules
 from anotador import services
 from anotador.backup import bulk
+from anotador.backup import memberships
 from anotador.backup.export import BATCH
 from anotador.backup.reading import Entry
 from anotador.backup.reading import Unreadable
@@ -112,8 +113,9 @@ def import_stream(
     single, entries = read_documents(stream)
     report = ImportReport(single=single)
     section = tournaments.Section()
+    numbers = memberships.Section()
     if not single:
-        entries = read_tournaments(entries, section, report, keep)
+        entries = read_tournaments(entries, section, report, keep, numbers)
         if report.tournaments_refused:
             return report  # checked before any match: nothing is stored
     # Only the matches stored before this import count as "already present": the same
@@ -146,7 +148,7 @@ def import_stream(
                 return report
             pending, batch_start = [], 0
     if store_batch(pending, target, report, batch_start) and target.whole:
-        store_tournaments(section, target, report)
+        store_tournaments(section, target, report, numbers)
     return report
 
 
@@ -156,29 +158,42 @@ def non_blank(entries: Iterator[Entry]) -> Iterator[Entry]:
 
 
 def read_tournaments(
-    entries: Iterator[Entry], section: tournaments.Section, report: ImportReport, keep: int
+    entries: Iterator[Entry],
+    section: tournaments.Section,
+    report: ImportReport,
+    keep: int,
+    numbers: memberships.Section,
 ) -> Iterator[Entry]:
-    """Read the tournament lines that open a backup into ``section`` (each checked now);
-    the entries from the first match line on. An invalid one marks the report refused."""
+    """Read the players line and the tournament lines that open a backup into ``numbers``
+    and ``section`` (each checked now); the entries from the first match line on. An
+    invalid one marks the report refused."""
     for number, entry in non_blank(entries):
         value = parse(entry) if isinstance(entry, bytes) else entry
-        if not tournaments.is_section_line(value):
+        players = memberships.is_section_line(value)
+        if not players and not tournaments.is_section_line(value):
             return itertools.chain([(number, value)], entries)
         assert isinstance(value, dict)
         report.whole = True
-        problems = section.read(number, value)
+        problems = numbers.read(value) if players else section.read(number, value)
         if problems:
             report.tournaments_refused = True
             report.add_invalid(number, problems, keep)
     return iter(())
 
 
-def store_tournaments(section: tournaments.Section, target: Target, report: ImportReport) -> None:
-    """Store the tournaments once every match is (flushed, not committed: see
-    :attr:`Target.whole`), and commit them all; a table whose match line was not restored, or
-    a line the database refuses, refuses them all, and the matches are rolled back with them."""
+def store_tournaments(
+    section: tournaments.Section,
+    target: Target,
+    report: ImportReport,
+    numbers: memberships.Section,
+) -> None:
+    """Store the tournaments and the players' membership numbers once every match is
+    (flushed, not committed: see :attr:`Target.whole`), and commit them all; a table whose
+    match line was not restored, or a line the database refuses, refuses them all, and the
+    matches are rolled back with them."""
     try:
         created, skipped, problems = section.store(target.owner_id)
+        numbers.store(target.owner_id)
         if not problems:
             db.session.commit()
     except tournaments.LineRefused as refused:

@@ -42,6 +42,9 @@ MESSAGES: dict[str, str] = {
         "Must hold visible characters only: no invisible spaces or marks that change the "
         "writing direction."
     ),
+    "membership_characters": N_(
+        "A membership number holds letters, digits, “-” and “/” only, like 12345 or BA-2024/117."
+    ),
     "invalid_date": N_("Expected a date written YYYY-MM-DD."),
     "variant_not_supported": N_("The variant “{variant}” is not supported yet."),
     "layout_not_available": N_("This variant is not played with layout {layout}."),

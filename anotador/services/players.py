@@ -72,6 +72,36 @@ def set_name(player: Player, clean: str) -> list[int]:
     return match_ids
 
 
+def membership_holder(owner_id: int | None, number: str) -> int | None:
+    """The id of the account's player holding membership number ``number``, None if none."""
+    statement = sa.select(Player.id).where(Player.owner_id == owner_id, Player.membership == number)
+    return db.session.scalars(statement).first()
+
+
+def give_membership(player: Player, number: str | None) -> bool:
+    """Set (None: clear) ``player``'s membership number, not committed; False, changing
+    nothing, when another player of the account holds it."""
+    if number is not None:
+        holder = membership_holder(player.owner_id, number)
+        if holder is not None and holder != player.id:
+            return False
+    player.membership = number
+    return True
+
+
+def set_membership(player: Player, number: str | None) -> bool:
+    """:func:`give_membership`, committed. Two requests giving one number to two players at
+    once meet the unique index: the later commit fails, and that one is False too."""
+    if not give_membership(player, number):
+        return False
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        return False
+    return True
+
+
 def shared_matches(first: Player, second: Player) -> int:
     """How many matches both players sat in (then they are two people, never one)."""
     both = (

@@ -20,6 +20,7 @@ from sqlalchemy.orm import relationship
 
 from anotador import rules
 from anotador.storage.database import db
+from anotador.tournaments.limits import MEMBERSHIP_LENGTH
 
 if TYPE_CHECKING:
     # What db.Model is (extensions.Base), said so that the type checker sees it too.
@@ -180,11 +181,20 @@ class Player(Model):
     owner_id: Mapped[int | None] = mapped_column(
         sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
     )
+    # The player's membership number of a federation or club (optional; read by
+    # ``tournaments.limits.read_membership``: upper case, so one number is written one way).
+    # Unique per account: a club gives each member one number, so two players holding the
+    # same one are a typing mistake (NULLs never collide). A unique index, not a constraint:
+    # SQLite adds an index without rebuilding the table (which would drop its triggers).
+    membership: Mapped[str | None] = mapped_column(sa.String(MEMBERSHIP_LENGTH))
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), default=utc_now
     )
 
-    __table_args__ = (sa.UniqueConstraint("owner_id", "name_key"),)
+    __table_args__ = (
+        sa.UniqueConstraint("owner_id", "name_key"),
+        sa.Index("ix_player_owner_id_membership", "owner_id", "membership", unique=True),
+    )
 
 
 class Match(Model):

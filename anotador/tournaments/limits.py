@@ -11,7 +11,10 @@ writing-direction marks: the rule of account names,
 
 from __future__ import annotations
 
+import re
+
 from anotador.rules.text import MAX_NAME
+from anotador.rules.text import TextRefused
 from anotador.rules.text import clean_text
 from anotador.rules.text import invisible_characters
 from anotador.rules.text import is_text_character
@@ -62,6 +65,28 @@ def mended_name(value: str) -> str:
     spaced = clean_text("".join(char for char in value if is_text_character(char)))
     shown = "".join(char for char in spaced if not invisible_characters(char))
     return clean_text(clean_text(shown)[:NAME_LENGTH])
+
+
+#: The longest membership number of a player (``Player.membership``): a federation's is a
+#: handful of digits, a club's own may carry a prefix ("BA-2024/117").
+MEMBERSHIP_LENGTH = 20
+#: What a membership number is made of: ASCII letters and digits, "-" and "/" between them.
+#: Nothing from another script gets in, so no number can look like another one ("АВ-12"
+#: with Cyrillic letters is refused, not stored beside "AB-12").
+_MEMBERSHIP = re.compile(r"[A-Z0-9]+(?:[-/][A-Z0-9]+)*", re.ASCII)
+
+
+def read_membership(value: str) -> str | None:
+    """``value`` as a player's membership number is stored (a federation's tessera): trimmed
+    and in upper case (``ab-12`` is ``AB-12``), None when empty;
+    :class:`anotador.rules.text.TextRefused` (``text_too_long``, ``membership_characters``)
+    when it cannot be one. The rule of every door: the forms, a backup's restore."""
+    text = read_text(value, maximum=MEMBERSHIP_LENGTH).upper()
+    if not text:
+        return None
+    if not _MEMBERSHIP.fullmatch(text):
+        raise TextRefused("membership_characters")
+    return text
 
 
 #: The most characters a reason in the change log holds (a director's correction, a reopening).

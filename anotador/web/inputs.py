@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from anotador import rules
+from anotador.tournaments.limits import read_membership
 from anotador.tournaments.limits import read_name
 from anotador.words.i18n import problem_message
 
@@ -126,6 +127,15 @@ def tournament_name(raw: object, *, required: bool = False) -> str:
     restore and ``anotador check`` apply too (:func:`anotador.tournaments.limits.read_name`)."""
     try:
         return read_name("" if raw is None else str(raw), required=required)
+    except rules.TextRefused as refused:
+        raise text_refused(refused) from None
+
+
+def membership(raw: object) -> str | None:
+    """A player's membership number (:func:`anotador.tournaments.limits.read_membership`),
+    None when the field was left empty."""
+    try:
+        return read_membership("" if raw is None else str(raw))
     except rules.TextRefused as refused:
         raise text_refused(refused) from None
 

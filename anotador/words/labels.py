@@ -90,6 +90,7 @@ WORDS: dict[str, dict[Any, Word]] = {
         "play_every_hand": Word(N_("Every hand of the round played")),
         "name": Word(N_("Name")),
         "players": Word(N_("Players")),
+        "membership": Word(N_("Membership number")),
         "end": Word(N_("How the hand ended")),
         "closer": Word(N_("Who went out")),
         "note": Word(N_("Note")),

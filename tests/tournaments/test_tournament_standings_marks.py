@@ -81,7 +81,7 @@ def test_the_exports_carry_byes_and_withdrawn(app: Flask, client: FlaskClient):
     read = list(csv.DictReader(io.StringIO(exported, newline="")))
     assert list(read[0]) == [
         "rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played", "byes",
-        "withdrawn",
+        "withdrawn", "name_1", "membership_1", "name_2", "membership_2",
     ]  # fmt: skip
     assert [(row["pair"], row["byes"], row["withdrawn"]) for row in read if row["pair"] == "2"] == [
         ("2", "1", "True")

@@ -15,8 +15,10 @@ import sqlalchemy as sa
 from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.tournaments.operations.service import current_round
+from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
+from anotador.tournaments.store.models import TournamentPair
 
 
 def labels_of(tournament: Tournament) -> dict[str, str]:
@@ -133,3 +135,21 @@ def tell_round_before(tournament: Tournament, number: int) -> None:
     before = next((r for r in tournament.round_rows if r.number == number - 1), None)
     if before is not None:
         db.session.execute(BUMP_ROUND, {"round_id": before.id})
+
+
+def nights_of(table_id: int) -> tuple[str | None, list[TournamentPair]]:
+    """The spectator link's token of table ``table_id``'s tournament (None: not shared) and
+    the table's pairs, whose nights its phone leads to; two small statements, the
+    tournament itself is not read."""
+    statement = (
+        sa.select(Tournament.spectator_token, RoundTable.ns_pair_id, RoundTable.ew_pair_id)
+        .join(Round, Round.id == RoundTable.round_id)
+        .join(Tournament, Tournament.id == Round.tournament_id)
+        .where(RoundTable.id == table_id)
+    )
+    found = db.session.execute(statement).first()
+    if found is None or found.spectator_token is None:
+        return None, []
+    ids = [pair_id for pair_id in (found.ns_pair_id, found.ew_pair_id) if pair_id is not None]
+    pairs = db.session.scalars(sa.select(TournamentPair).where(TournamentPair.id.in_(ids)))
+    return found.spectator_token, sorted(pairs, key=lambda pair: ids.index(pair.id))

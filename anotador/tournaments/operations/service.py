@@ -23,6 +23,7 @@ from anotador.services.accounts import new_token
 from anotador.services.matches import create_match
 from anotador.services.matches import export_document
 from anotador.services.players import find_or_create_player
+from anotador.services.players import give_membership
 from anotador.storage.database import db
 from anotador.storage.models import Match
 from anotador.storage.names import skeleton
@@ -225,22 +226,34 @@ def current_round(tournament: Tournament) -> Round | None:
 
 
 def add_pair(
-    tournament: Tournament, account_id: int, first: str, second: str, club: str = ""
+    tournament: Tournament,
+    account_id: int,
+    first: str,
+    second: str,
+    club: str = "",
+    memberships: tuple[str | None, str | None] = (None, None),
 ) -> TournamentPair:
     """Register a pair of two players of the director's registry (found by name, accents and
     case aside, or added to it). A pair registered once rounds were played joins late: it is
-    drawn from the next round on."""
+    drawn from the next round on. ``memberships``: the two players' membership numbers as
+    typed (None: a known player keeps the one the registry has, so it is typed once)."""
     lock(tournament)
     if tournament.status == "finished":
         raise Refused("finished")
     if len(tournament.pairs) >= MAX_PAIRS:
         raise Refused("too_many_pairs")
     check_players(tournament, first, second)
+    if None not in memberships and memberships[0] == memberships[1]:
+        raise Refused("membership_taken")
+    players = [find_or_create_player(name, tournament.owner_id) for name in (first, second)]
+    for player, number in zip(players, memberships, strict=True):
+        if number is not None and not give_membership(player, number):
+            raise Refused("membership_taken")
     latest = current_round(tournament)
     pair = TournamentPair(
         position=len(tournament.pairs) + 1,
-        first_player=find_or_create_player(first, tournament.owner_id),
-        second_player=find_or_create_player(second, tournament.owner_id),
+        first_player=players[0],
+        second_player=players[1],
         club=club,
         joined_round=latest.number + 1 if latest is not None else 1,
         withdrawn=False,

@@ -26,6 +26,7 @@ from anotador.tournaments.web.words import SCALE_LABELS
 from anotador.tournaments.web.words import SYSTEM_LABELS
 from anotador.web import inputs
 from anotador.web.forms.match import Form
+from anotador.web.forms.match import MembershipField
 from anotador.web.forms.match import TextField
 from anotador.web.forms.match import add_option_fields
 from anotador.web.forms.match import option_field_name
@@ -192,7 +193,15 @@ class PairNamesForm(Form):
 
 
 class PairForm(PairNamesForm):
+    """A pair registered: its players, their membership numbers and its club."""
+
+    first_membership = MembershipField(_l("Player's membership number (optional)"))
+    second_membership = MembershipField(_l("Partner's membership number (optional)"))
     club = NameField(_l("Club (optional)"), required=False)
+
+    def memberships(self) -> tuple[str | None, str | None]:
+        """The two membership numbers typed (None: left empty, the registry's is kept)."""
+        return self.first_membership.data or None, self.second_membership.data or None
 
 
 class ReasonForm(Form):

@@ -6,11 +6,12 @@ standings costs tens of milliseconds for 40 tables after 6 rounds; reading its s
 not: the tournament's row with its ``version`` (bumped by every change of the director's,
 ``service.record``), its tables' matches (how many, and the sum of their versions: every hand
 saved, corrected or deleted at a table bumps its match's version) and its pairs' players'
-names (a player renamed in the registry). The version and the sum only grow, and a match
-deleted takes far more off than any sum of versions adds, so every change of what a page
-shows is a new key: as ``storage/caching.py`` says, nothing is ever cleared on a write and
-nothing stale is ever served. A part is kept only when the state read again after rendering
-it is the one read before (else it may show a newer state than its key says).
+names and membership numbers (a player renamed or numbered in the registry). The version
+and the sum only grow, and a match deleted takes far more off than any sum of versions
+adds, so every change of what a page shows is a new key: as ``storage/caching.py`` says,
+nothing is ever cleared on a write and nothing stale is ever served. A part is kept only
+when the state read again after rendering it is the one read before (else it may show a
+newer state than its key says).
 """
 
 from __future__ import annotations
@@ -50,12 +51,14 @@ TABLES = (
 
 
 def names(seat: Any) -> Any:
-    """The names of the tournament's pairs' first (or second) players in one text: any
-    player renamed changes it (a stored name never holds the separator, a control
-    character). One player per pair, found by its key: a join on either player at once
-    would compare every pair with every player of the registry."""
+    """The names and membership numbers of the tournament's pairs' first (or second)
+    players in one text: any player renamed or given another number changes it (a stored
+    name or number never holds the separators, control characters). One player per pair,
+    found by its key: a join on either player at once would compare every pair with every
+    player of the registry."""
+    shown = Player.name + "\x1e" + sa.func.coalesce(Player.membership, "")
     return (
-        sa.select(sa.func.aggregate_strings(Player.name, "\x1f"))
+        sa.select(sa.func.aggregate_strings(shown, "\x1f"))
         .select_from(TournamentPair)
         .join(Player, Player.id == seat)
         .where(TournamentPair.tournament_id == Tournament.id)

@@ -33,6 +33,7 @@ from anotador.tournaments.web import kept
 from anotador.tournaments.web.words import render
 from anotador.web import access
 from anotador.web import inputs
+from anotador.web.addresses import qr_svg
 from anotador.web.errors import answers_json
 from anotador.words import i18n
 
@@ -43,6 +44,15 @@ def spectator_link(tournament: Tournament) -> str | None:
     if tournament.spectator_token is None:
         return None
     return url_for("tournaments.standings_shared", token=tournament.spectator_token, _external=True)
+
+
+def nights_link(state: Any) -> dict[str, Any] | None:
+    """The list of the pairs' nights by the spectator link, with its QR code (the board's
+    corner: a player scans it and picks their name); None while the tournament has no link."""
+    if state.spectator_token is None:
+        return None
+    link = url_for("tournaments.nights_shared", token=state.spectator_token, _external=True)
+    return {"link": link, "qr": qr_svg(link)}
 
 
 def table_rows(round_row: Round) -> list[dict[str, Any]]:
@@ -94,10 +104,36 @@ def pair_addresses(tournament: Tournament, token: str | None) -> dict[str, str]:
     }
 
 
+def players_of(tournament: Tournament) -> dict[str, list[dict[str, str | None]]]:
+    """Each pair's id in the tournament file → its two players, each with their membership
+    number (None: none), as the standings print them and the exports write them."""
+    return {
+        pair.key: [
+            {"name": player.name, "membership": player.membership}
+            for player in (pair.first_player, pair.second_player)
+        ]
+        for pair in tournament.pairs
+    }
+
+
 def standings_rows(computed: dict[str, Any], tournament: Tournament) -> list[dict[str, Any]]:
-    """The standings of ``computed`` (:func:`draws.standings_document`), each pair named."""
+    """The standings of ``computed`` (:func:`draws.standings_document`), each pair named,
+    with its players and their membership numbers (``player_1``, ``membership_1``... for a
+    CSV's columns)."""
     names = labels_of(tournament)
-    return [{**row, "name": names.get(row["pair"], row["pair"])} for row in computed["standings"]]
+    players = players_of(tournament)
+    rows = []
+    for row in computed["standings"]:
+        pair = players.get(row["pair"], [])
+        columns = {
+            f"{part}_{n}": player[part]
+            for n, player in enumerate(pair, start=1)
+            for part in ("name", "membership")
+        }
+        rows.append(
+            {**row, "name": names.get(row["pair"], row["pair"]), "players": pair, **columns}
+        )
+    return rows
 
 
 def result_rows(computed: dict[str, Any], tournament: Tournament) -> list[dict[str, Any]]:
@@ -248,6 +284,7 @@ def register(bp: Blueprint, owned: Owned) -> None:
             tournament=state,
             board=kept.part(state, view, content),
             live=live,
+            nights=nights_link(state),
         )
 
     @answers_json
@@ -291,8 +328,9 @@ def register(bp: Blueprint, owned: Owned) -> None:
     def standings_csv(tournament_id: int | None = None, token: str | None = None) -> Response:
         def make(tournament: Tournament) -> str:
             columns = ("rank", "pair", "name", "vp", "mp_for", "mp_against", "mp_diff", "played")
+            players = ("name_1", "membership_1", "name_2", "membership_2")
             rows = standings_rows(computed_of(tournament), tournament)
-            return as_csv((*columns, "byes", "withdrawn"), rows)
+            return as_csv((*columns, "byes", "withdrawn", *players), rows)
 
         return download(tournament_id, token, "-posiciones.csv", make)
 

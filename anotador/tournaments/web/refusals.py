@@ -28,6 +28,7 @@ REFUSALS = {
     "too_many_pairs": _l("A tournament has at most 1,000 pairs."),
     "same_player": _l("A pair is two different players."),
     "player_in_a_pair": _l("That player is already in a pair of this tournament."),
+    "membership_taken": _l("That membership number is another player's already."),
     "round_open": _l("Close the round being played first."),
     "round_drawn": _l("The next round has already been drawn."),
     "round_closed": _l("This round has already been closed."),

@@ -35,6 +35,7 @@ from anotador.tournaments.web import cards
 from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import live
+from anotador.tournaments.web import nights
 from anotador.tournaments.web import pages
 from anotador.tournaments.web import pair_names
 from anotador.tournaments.web import reports
@@ -144,7 +145,10 @@ def add_pair(tournament_id: int) -> Any:
         errors = [messages[0] for messages in form.errors.values()]
         return show_page(tournament, form, pair_errors=errors), 422
     first, second, club = form.first.data or "", form.second.data or "", form.club.data or ""
-    back = attempt(lambda: service.add_pair(tournament, director(), first, second, club), where)
+    numbers = form.memberships()
+    back = attempt(
+        lambda: service.add_pair(tournament, director(), first, second, club, numbers), where
+    )
     return back or redirect(where + "#parejas", 303)
 
 
@@ -347,6 +351,7 @@ def result(tournament_id: int, table_id: int) -> Any:
 pages.register(bp, owned)
 reports.register(bp, owned)
 pair_names.register(bp, owned)
+nights.register(bp)
 corrections.register(bp, owned, round_of, change)
 confirmations.register(bp, owned_table)
 live.register(bp, owned_table, round_of, round_content)

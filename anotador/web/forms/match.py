@@ -28,6 +28,7 @@ from anotador.rules import VARIANTS
 from anotador.rules import variant_defaults
 from anotador.rules.variant import LAYOUTS
 from anotador.rules.variant import TIE_POLICIES
+from anotador.tournaments.limits import MEMBERSHIP_LENGTH
 from anotador.web import inputs
 from anotador.words import i18n
 from anotador.words import labels
@@ -63,6 +64,19 @@ class TextField(StringField):
         if valuelist:
             self.data = valuelist[0]
             self.data = inputs.text(valuelist[0], self.maximum)
+
+
+class MembershipField(TextField):
+    """A player's membership number (optional), by the rule of every door
+    (:func:`anotador.web.inputs.membership`); None when left empty."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, maximum=MEMBERSHIP_LENGTH, **kwargs)
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = valuelist[0]
+            self.data = inputs.membership(valuelist[0])
 
 
 #: What a form whose CSRF check failed says: it came from an old page, or its session is gone

@@ -35,6 +35,7 @@ from anotador.storage.caching import match_key
 from anotador.tournaments.operations.confirmations import table_of
 from anotador.tournaments.operations.confirmations import table_result_of
 from anotador.tournaments.operations.seats import next_seats_of
+from anotador.tournaments.operations.seats import nights_of
 from anotador.web import access
 from anotador.web import addresses as serving
 from anotador.web import inputs
@@ -246,16 +247,36 @@ def show(match_id: int) -> str:
         calls=can_score and table is not None and table.playing,
         version=state.version,
         next_seats=next_seats_shown(state.sharing, granted, table_id) if table_id else [],
+        nights=nights_shown(state.sharing, granted, table_id) if table_id else [],
     )
+
+
+def at_the_table(sharing: Any, granted: access.Grant) -> bool:
+    """Whether the page is a table's phone (its table link) or its director's."""
+    token = sharing.table_token
+    holder = token is not None and granted.credential == access.link_credential(token)
+    return holder or granted.level == access.Level.OWN
+
+
+def nights_shown(sharing: Any, granted: access.Grant, table_id: int) -> list[dict[str, Any]]:
+    """Each pair of a tournament table with its night's page (by the tournament's spectator
+    link) and that page's QR code, for the table's phones and its director: the players scan
+    it with their own phones. Nothing while the tournament is not shared."""
+    if not at_the_table(sharing, granted):
+        return []
+    token, pairs = nights_of(table_id)
+    nights = []
+    for pair in pairs:
+        link = url_for("tournaments.night_shared", token=token, pair_id=pair.id, _external=True)
+        nights.append({"pair": pair.label, "link": link, "qr": serving.qr_svg(link)})
+    return nights
 
 
 def next_seats_shown(sharing: Any, granted: access.Grant, table_id: int) -> list[dict[str, Any]]:
     """Where the pairs of a tournament table sit in the next round once it is drawn, each
     with its new table's link (and its QR code) once started, for its table's phones and its
     director (a spectator link's phone sees what it saw before)."""
-    token = sharing.table_token
-    holder = token is not None and granted.credential == access.link_credential(token)
-    if not (holder or granted.level == access.Level.OWN):
+    if not at_the_table(sharing, granted):
         return []
     seats = []
     for seat in next_seats_of(table_id):

@@ -34,6 +34,7 @@ from anotador.web import access
 from anotador.web import inputs
 from anotador.web.errors import answers_json
 from anotador.web.forms.match import Form
+from anotador.web.forms.match import MembershipField
 from anotador.web.forms.match import TextField
 from anotador.web.views.history import read_filters
 from anotador.words import labels
@@ -46,6 +47,10 @@ bp.before_request(access.require_account)
 
 class RenameForm(Form):
     name = TextField(_l("New name"), [InputRequired(_l("Write the new name."))])
+
+
+class MembershipForm(Form):
+    membership = MembershipField(_l("Membership number"))
 
 
 class MergeForm(Form):
@@ -220,9 +225,17 @@ def manage(player_id: int) -> ResponseReturnValue:
 
 
 def render_manage(
-    player: Player, rename: RenameForm, merge: MergeForm, status: int = 200
+    player: Player,
+    rename: RenameForm,
+    merge: MergeForm,
+    status: int = 200,
+    membership: MembershipForm | None = None,
 ) -> tuple[str, int]:
-    page = render_template("players/manage.html", player=player, rename=rename, merge=merge)
+    if membership is None:
+        membership = MembershipForm(formdata=None, membership=player.membership)
+    page = render_template(
+        "players/manage.html", player=player, rename=rename, merge=merge, membership=membership
+    )
     return page, status
 
 
@@ -295,6 +308,23 @@ def rename(player_id: int) -> ResponseReturnValue:
             labels.say("rename_problem", problem.code) if known else problem_message(problem)
         ]
     return render_manage(player, form, MergeForm(), 400)
+
+
+@bp.post("/<id:player_id>/socio")
+def set_membership(player_id: int) -> ResponseReturnValue:
+    """Give one of the account's players a membership number (empty: none)."""
+    player = get_player(player_id, own=True)
+    form = MembershipForm()
+    if form.validate_on_submit():
+        number = form.membership.data or None
+        if services.players.set_membership(player, number):
+            if number is None:
+                flash(_("%(name)s has no membership number now.", name=player.name), "success")
+            else:
+                flash(_("Membership number saved: %(number)s.", number=number), "success")
+            return redirect(url_for("players.show", player_id=player.id))
+        form.membership.errors = [_("That membership number is another player's already.")]
+    return render_manage(player, RenameForm(name=player.name), MergeForm(), 400, form)
 
 
 @bp.post("/<id:player_id>/fusionar")
