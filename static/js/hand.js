@@ -303,9 +303,14 @@
     });
     result.problems.forEach(show);
     var stops = showBlocked(result.ok ? [] : result.problems);
-    line.textContent = result.ok ? result.sides.map(function (side) {
-      return side.name + " " + side.score_text + " → " + side.total_text;
-    }).join(" · ") : (stops.length ? blocked.querySelector("p").textContent + " " + stops.join(", ") : "");
+    // One line a side in the save bar: the name (shortened there) and its figures.
+    line.textContent = result.ok ? "" : (stops.length ? blocked.querySelector("p").textContent + " " + stops.join(", ") : "");
+    if (result.ok) result.sides.forEach(function (side) {
+      var row = line.appendChild(document.createElement("span"));
+      row.appendChild(document.createElement("span")).textContent = side.name;
+      row.appendChild(document.createTextNode(" "));
+      row.appendChild(document.createElement("span")).textContent = side.score_text + " → " + side.total_text;
+    });
     table.hidden = !result.ok;
     empty.hidden = result.ok || stops.length > 0;
   }
