@@ -315,17 +315,38 @@
     empty.hidden = result.ok || stops.length > 0;
   }
 
-  function preview() {
-    previewed = true;
+  // What the form holds now, to tell whether the last preview shown is of it.
+  function typed() {
     var body = new FormData(form);
     body.delete("action");
+    return body;
+  }
+
+  // The last preview shown and the form it scored: a hand saved without a connection keeps
+  // its figures (offline.js), for a phone whose engine cannot start.
+  var lastPreview = null;
+
+  function showPreview(result, asked) {
+    render(result);
+    lastPreview = result.ok ? { result: result, typed: asked } : null;
+  }
+
+  function figures() {
+    var current = new URLSearchParams(typed()).toString();
+    return lastPreview && lastPreview.typed === current ? lastPreview.result : null;
+  }
+
+  function preview() {
+    previewed = true;
+    var body = typed();
+    var asked = new URLSearchParams(body).toString();
     var mine = ++sequence;
     fetch(data.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (result) {
         if (!result) return;
         byEngine = false;
-        if (mine === sequence) render(result);
+        if (mine === sequence) showPreview(result, asked);
       })
       .catch(function () {
         if (mine !== sequence) return;
@@ -333,7 +354,7 @@
         var offline = window.anotadorOffline ? window.anotadorOffline.preview() : Promise.reject();
         offline.then(function (result) {
           byEngine = true;
-          if (mine === sequence) render(result);
+          if (mine === sequence) showPreview(result, asked);
         }).catch(function () {
           if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); }
         });
@@ -460,5 +481,5 @@
     summaryText = "";
   }
 
-  window.anotadorHand = { showAnswer: showAnswer, clear: clearHand };
+  window.anotadorHand = { showAnswer: showAnswer, clear: clearHand, figures: figures };
 })();

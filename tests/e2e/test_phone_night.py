@@ -149,3 +149,51 @@ def test_a_digit_typed_into_a_box_arrives_in_that_box(
         db.session.remove()
     assert east_west_typed["table_points"] == 75, east_west_typed
     assert east_west_typed["hand_points"] == 40, east_west_typed
+
+
+
+def signal_lost(page: Page) -> None:
+    page.context.set_offline(True)
+    page.context.route("**/*", lambda route: route.abort())
+
+
+def signal_back(page: Page) -> None:
+    page.context.unroute_all(behavior="ignoreErrors")
+    page.context.set_offline(False)
+
+
+def test_a_hand_saved_offline_shows_its_totals_in_the_pages_words(
+    live_server: LiveServer, phones: Callable[..., Page], shot: Shot
+) -> None:
+    """Item 6: a table phone on the club's wifi (plain HTTP, no service worker) lost its
+    signal before the engine's 13 MB had arrived: the pending row showed "…" instead of its
+    totals, and the preview named the closer "closer". The hand keeps the figures of the
+    preview it was saved with, and every word is the page's."""
+    found = night(live_server, "burraco", PAIRS)
+    phone = table_phone(phones, "it", found["link"])
+    # The engine's files never arrive (the wifi was lost while they downloaded).
+    phone.route("**/motor/**", lambda route: route.abort())
+    north_south = phone.locator("section.side").nth(0)
+    phone.locator('label[for="closer-0"]').tap()
+    north_south.get_by_label("Burraco pulito", exact=True).fill("1")
+    north_south.get_by_label("Punti in tavola", exact=True).fill("150")
+    preview = phone.locator("#preview-table tbody tr td.big")
+    expect(preview).to_have_text(["450", "0"])  # the server's
+    signal_lost(phone)
+    phone.locator("#hand-form .actions button.save").tap()
+    expect(phone.locator("#planilla-here .planilla")).to_be_visible()
+    row = phone.locator(".hand.is-pending > summary")
+    expect(row.locator(".delta")).to_have_text(["+450", "0"])
+    expect(row.locator(".running")).to_have_text(["450", "0"])
+    expect(phone.locator("#planilla-here .scoreboard .total")).to_have_text(["450", "0"])
+    expect(phone.locator("#planilla-here .scoreboard .minimum:visible")).to_have_count(0)  # burraco
+    expect(phone.locator(".pending-note")).not_to_contain_text("quando torna la connessione")
+    shot("pending", of=phone)
+    # The next hand, still offline: what stops its preview is named in Italian.
+    phone.locator("#planilla-here .actions button").tap()
+    phone.locator("section.side").nth(1).get_by_label("Punti in tavola", exact=True).fill("75")
+    blocked = phone.locator("#preview-blocked")
+    expect(blocked.get_by_role("link")).to_have_text(["Chi ha chiuso?"])
+    expect(phone.locator("#hand-form")).not_to_contain_text("closer")
+    shot("offline-preview", of=phone)
+    signal_back(phone)
