@@ -197,3 +197,85 @@ def test_a_hand_saved_offline_shows_its_totals_in_the_pages_words(
     expect(phone.locator("#hand-form")).not_to_contain_text("closer")
     shot("offline-preview", of=phone)
     signal_back(phone)
+
+
+#: Pairs of long names: each pair's label ("1. María Josefina … – Giovanni …") is longer
+#: than a side's name may be (60 characters), the first name alone nearly as long.
+LONG_PAIRS = [
+    ("María Josefina Bellandi de la Torre y Montefeltro", "Giovanni Battista Ferretti"),
+    ("Anna Lucia Carboni Montefeltro", "Bruno Maria Castellani di Rocca"),
+]
+#: How each player is known at a glance: the first two words of the name.
+GLANCES = [" ".join(player.split()[:2]) for pair in LONG_PAIRS for player in pair]
+
+#: The page's width, and what it clips: every element whose text overflows a box that hides
+#: the rest (a scroller shows it), with its text. Aside: what is off the screen or takes no
+#: room (the form's default button, the visually hidden words) and the save bar's line, which shortens each
+#: name by design (the preview's table above it names them whole).
+WIDTH_AND_CLIPS = """() => {
+  const clipped = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!["hidden", "clip"].includes(getComputedStyle(el).overflowX)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.right <= 0 || el.closest("#preview-line")) continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      clipped.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")}: ${el.textContent.trim()}`);
+    }
+  }
+  return {width: document.scrollingElement.scrollWidth, clipped};
+}"""
+
+#: How many lines a cell's text takes.
+LINES = """(cell) => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_every_page_of_the_night_fits_a_390_px_phone_with_both_names(
+    page: Page, live_server: LiveServer, phones: Callable[..., Page], shot: Shot, lang: str
+) -> None:
+    """Item 5: at 390 px the director's tournament page was 837 px wide (the spectators'
+    link), a pair's page 461 px; the planilla's header clipped the names, the preview's
+    headers broke mid-word ("Parzia/le") and a pair's label was cut at 60 characters (the
+    partner gone). No page of the night is wider than the phone, none clips a name, and
+    each pair shows both its players wherever it is named."""
+    found = night(live_server, "burraco", LONG_PAIRS)
+    base = f"/torneos/{found['tournament']}"
+    phone = table_phone(phones, lang, found["link"])
+    phone.locator('label[for="closer-0"]').tap()
+    north_south = phone.locator("section.side").nth(0)
+    north_south.locator(".counts input").first.fill("1")
+    north_south.locator(".points-row input").first.fill("150")
+    expect(phone.locator("#preview-table")).to_be_visible()
+    pages: dict[str, Page] = {"hand-form": phone}
+    page.goto(f"/idioma/{lang}")
+    for name, url in [
+        ("tournament", base),
+        ("pair", f"{base}/parejas/{found['pairs'][0]}"),
+        ("round", f"{base}/rondas/1"),
+        ("standings", f"{base}/posiciones"),
+        ("planilla", f"/partidas/{found['match']}"),
+    ]:
+        if name != "tournament":
+            page = page.context.new_page()
+        page.goto(url)
+        pages[name] = page
+        if name == "tournament":  # the spectators' link made
+            page.locator("#enlace form button").tap()
+            expect(page.locator("#enlace .share-url")).to_be_visible()
+    problems = {}
+    for name, shown in pages.items():
+        shot(f"{lang}-{name}", of=shown)
+        measured = shown.evaluate(WIDTH_AND_CLIPS)
+        text = shown.locator("body").inner_text()
+        missing = [player for player in GLANCES if player not in text]
+        if measured["width"] > 390 or measured["clipped"] or missing:
+            problems[name] = {**measured, "missing": missing}
+    # The preview's headers are whole words on their lines.
+    for header in phone.locator("#preview-table thead th").all():
+        if header.evaluate(LINES) > len(header.inner_text().split()):
+            problems.setdefault("preview-headers", []).append(header.inner_text())
+    assert not problems, problems
