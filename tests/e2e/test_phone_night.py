@@ -151,7 +151,6 @@ def test_a_digit_typed_into_a_box_arrives_in_that_box(
     assert east_west_typed["hand_points"] == 40, east_west_typed
 
 
-
 def signal_lost(page: Page) -> None:
     page.context.set_offline(True)
     page.context.route("**/*", lambda route: route.abort())
@@ -210,8 +209,8 @@ GLANCES = [" ".join(player.split()[:2]) for pair in LONG_PAIRS for player in pai
 
 #: The page's width, and what it clips: every element whose text overflows a box that hides
 #: the rest (a scroller shows it), with its text. Aside: what is off the screen or takes no
-#: room (the form's default button, the visually hidden words) and the save bar's line, which shortens each
-#: name by design (the preview's table above it names them whole).
+#: room (the form's default button, the visually hidden words) and the save bar's line,
+#: which shortens each name by design (the preview's table above it names them whole).
 WIDTH_AND_CLIPS = """() => {
   const clipped = [];
   for (const el of document.body.querySelectorAll("*")) {
@@ -219,7 +218,8 @@ WIDTH_AND_CLIPS = """() => {
     const box = el.getBoundingClientRect();
     if (box.width <= 1 || box.right <= 0 || el.closest("#preview-line")) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
-      clipped.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")}: ${el.textContent.trim()}`);
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+      clipped.push(`${name}: ${el.textContent.trim()}`);
     }
   }
   return {width: document.scrollingElement.scrollWidth, clipped};

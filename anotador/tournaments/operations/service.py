@@ -364,7 +364,7 @@ def side_of(pair: TournamentPair) -> dict[str, Any]:
 
 
 def side_name(position: int, players: list[str]) -> str:
-    """"3. Ana – Bruno": a pair as its table's match names its side, within a side name's
+    """ "3. Ana – Bruno": a pair as its table's match names its side, within a side name's
     :data:`~anotador.rules.MAX_NAME` characters. Two long names are each shortened ("…"),
     the shorter one kept whole when it fits in half the room: both partners always show
     (cutting the label at the limit dropped the second one)."""
