@@ -303,24 +303,50 @@
     });
     result.problems.forEach(show);
     var stops = showBlocked(result.ok ? [] : result.problems);
-    line.textContent = result.ok ? result.sides.map(function (side) {
-      return side.name + " " + side.score_text + " → " + side.total_text;
-    }).join(" · ") : (stops.length ? blocked.querySelector("p").textContent + " " + stops.join(", ") : "");
+    // One line a side in the save bar: the name (shortened there) and its figures.
+    line.textContent = result.ok ? "" : (stops.length ? blocked.querySelector("p").textContent + " " + stops.join(", ") : "");
+    if (result.ok) result.sides.forEach(function (side) {
+      var row = line.appendChild(document.createElement("span"));
+      row.appendChild(document.createElement("span")).textContent = side.name;
+      row.appendChild(document.createTextNode(" "));
+      row.appendChild(document.createElement("span")).textContent = side.score_text + " → " + side.total_text;
+    });
     table.hidden = !result.ok;
     empty.hidden = result.ok || stops.length > 0;
   }
 
-  function preview() {
-    previewed = true;
+  // What the form holds now, to tell whether the last preview shown is of it.
+  function typed() {
     var body = new FormData(form);
     body.delete("action");
+    return body;
+  }
+
+  // The last preview shown and the form it scored: a hand saved without a connection keeps
+  // its figures (offline.js), for a phone whose engine cannot start.
+  var lastPreview = null;
+
+  function showPreview(result, asked) {
+    render(result);
+    lastPreview = result.ok ? { result: result, typed: asked } : null;
+  }
+
+  function figures() {
+    var current = new URLSearchParams(typed()).toString();
+    return lastPreview && lastPreview.typed === current ? lastPreview.result : null;
+  }
+
+  function preview() {
+    previewed = true;
+    var body = typed();
+    var asked = new URLSearchParams(body).toString();
     var mine = ++sequence;
     fetch(data.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (result) {
         if (!result) return;
         byEngine = false;
-        if (mine === sequence) render(result);
+        if (mine === sequence) showPreview(result, asked);
       })
       .catch(function () {
         if (mine !== sequence) return;
@@ -328,7 +354,7 @@
         var offline = window.anotadorOffline ? window.anotadorOffline.preview() : Promise.reject();
         offline.then(function (result) {
           byEngine = true;
-          if (mine === sequence) render(result);
+          if (mine === sequence) showPreview(result, asked);
         }).catch(function () {
           if (mine === sequence) { list.textContent = ""; show({ field: "", severity: "warning", message: data.offline }); }
         });
@@ -455,5 +481,5 @@
     summaryText = "";
   }
 
-  window.anotadorHand = { showAnswer: showAnswer, clear: clearHand };
+  window.anotadorHand = { showAnswer: showAnswer, clear: clearHand, figures: figures };
 })();

@@ -243,10 +243,25 @@
     navigator.serviceWorker.controller.postMessage({ type: "page", urls: urls.filter(Boolean) });
   }
 
+  // The figures of the preview shown for the hand being queued, when they count the hands
+  // the engine would (the server's know none of those waiting): its scores, totals and
+  // opening minimums, shown on its pending row by a phone whose engine cannot start.
+  function keptFigures(counted) {
+    var shown = window.anotadorHand && window.anotadorHand.figures();
+    if (!shown || (shown.queued || 0) !== counted) return null;
+    return {
+      sides: shown.sides.map(function (side) { return { score: side.score, total: side.total }; }),
+      totals: shown.sides.map(function (side) { return side.total; }),
+      opening_minimum: shown.sides.map(function (side) { return side.minimum; })
+    };
+  }
+
   function queue(form, info, hand) {
     var keyInput = form.querySelector('input[name="request_key"]');
     var documents = read(DOCUMENTS, {});
     var base = documents[info.match] ? documents[info.match].document : info.document;
+    var counted = ofMatch(info.match).filter(function (entry) { return entry.state !== "refused"; });
+    var figures = keptFigures(counted.length);
     update(function (all) {
       var waiting = all.filter(function (entry) { return entry.match === info.match; });
       all.push({
@@ -258,6 +273,7 @@
         // After the last hand the phone knows (its copy) and its own waiting ones.
         number: base.hands.length + waiting.length + 1,
         hand: hand,
+        figures: figures,
         state: "waiting"
       });
     });
@@ -310,9 +326,12 @@
       });
       if (!outcome.result) return { ok: false, sides: [], problems: problems };
       var result = outcome.result;
-      return { ok: true, problems: problems, sides: result.hands[index].sides.map(function (side, position) {
+      return { ok: true, problems: problems, queued: queued.length, sides: result.hands[index].sides.map(function (side, position) {
         return {
           name: base.sides[position].name,
+          score: side.score,
+          total: side.total,
+          minimum: side.opening_minimum,
           score_text: points(side.score, true),
           total_text: points(side.total),
           minimum_text: side.opening_minimum === null ? "" : points(side.opening_minimum),
@@ -322,9 +341,11 @@
     });
   }
 
+  // A field's label as the page says it: its <label>, or the legend of its group (who went
+  // out), never the input's own (English) name.
   function labelOf(name) {
-    var label = name && document.querySelector('label[for="' + name + '"]');
-    return label ? label.textContent.trim() : name;
+    var label = name && document.querySelector('label[for="' + name + '"], #f-' + name + " > legend");
+    return label ? label.textContent.trim() : "";
   }
 
   // A copy of the form kept from before the hands now waiting: the number this one will be.
@@ -575,9 +596,6 @@
         });
       });
       showTotals(result, (whole.options || {}).target);
-      document.querySelectorAll("#planilla-here .minimum").forEach(function (minimum, side) {
-        minimum.hidden = result.opening_minimum[side] === null;
-      });
       document.querySelectorAll(".hand-page table.standing tbody tr").forEach(function (row, side) {
         var total = row.querySelector(".big");
         var minimum = row.querySelector(".opening");
@@ -674,6 +692,8 @@
       var strong = side.querySelector(".minimum strong");
       if (strong && minimum !== null) strong.textContent = points(minimum);
       side.querySelector(".minimum").dataset.minimum = minimum === null ? "" : minimum;
+      // The planilla drawn here has a minimum for every variant: none, none shown.
+      if (side.closest("#planilla-here")) side.querySelector(".minimum").hidden = minimum === null;
     });
   }
 
@@ -700,16 +720,20 @@
     var note = element("p", "pending-note", words.pendingNote + (provisional(match) ? " " + words.provisional : ""));
     note.setAttribute("role", "status");
     sheet.querySelector(".scoreboard").insertAdjacentElement("beforebegin", note);
+    // A hand the server refused is shown, not counted. Until the engine answers (or when it
+    // cannot start), a hand shows the figures of the preview it was saved with.
+    var counted = mine.filter(function (entry) { return entry.state !== "refused"; });
     var rows = mine.map(function (entry) {
-      var row = pendingRow(entry, null, names);
+      var row = pendingRow(entry, counted.indexOf(entry) >= 0 ? entry.figures : null, names);
       list.appendChild(row);
       return row;
     });
+    var last = counted[counted.length - 1];
+    var target = known && (known.document.options || {}).target;
+    if (last && last.figures) showTotals(last.figures, target);
     var conflicting = mine.find(function (entry) { return entry.state === "conflict"; });
     if (conflicting) sheet.insertAdjacentElement("afterbegin", conflictPanel(conflicting));
     if (!known) return;
-    // A hand the server refused is shown, not counted.
-    var counted = mine.filter(function (entry) { return entry.state !== "refused"; });
     var hands = known.document.hands.concat(counted.map(function (entry) { return entry.hand; }));
     var whole = Object.assign({}, known.document, { hands: hands });
     score(whole).then(function (outcome) {
@@ -720,8 +744,10 @@
         if (position < 0) return;
         row.replaceWith(pendingRow(mine[index], outcome.result.hands[first + position], names));
       });
-      showTotals(outcome.result, (whole.options || {}).target);
-    }).catch(function () { note.textContent = words.pendingNote + " " + words.noEngine; });
+      showTotals(outcome.result, target);
+    }).catch(function () {
+      if (counted.some(function (entry) { return !entry.figures; })) note.textContent = words.pendingNote + " " + words.noEngine;
+    });
   }
 
   // Drawn again once the copy is no longer known to be current: its rows say so then.

@@ -379,8 +379,32 @@ def tournament_document(tournament: Tournament, *, full: bool = False) -> dict[s
 
 
 def side_of(pair: TournamentPair) -> dict[str, Any]:
-    name = rules.clean_text(f"{pair.position}. {pair.label}")[: rules.MAX_NAME].strip()
-    return {"name": name, "players": [pair.first_player.name, pair.second_player.name]}
+    players = [pair.first_player.name, pair.second_player.name]
+    return {"name": side_name(pair.position, players), "players": players}
+
+
+def side_name(position: int, players: list[str]) -> str:
+    """ "3. Ana – Bruno": a pair as its table's match names its side, within a side name's
+    :data:`~anotador.rules.MAX_NAME` characters. Two long names are each shortened ("…"),
+    the shorter one kept whole when it fits in half the room: both partners always show
+    (cutting the label at the limit dropped the second one)."""
+    prefix, joint = f"{position}. ", " – "
+    first, second = (rules.clean_text(name) for name in players)
+    room = rules.MAX_NAME - len(prefix) - len(joint)
+    if len(first) + len(second) > room:
+        half = room // 2
+        if len(second) <= half:
+            first = shortened(first, room - len(second))
+        elif len(first) <= half:
+            second = shortened(second, room - len(first))
+        else:
+            first, second = shortened(first, half), shortened(second, room - half)
+    return prefix + first + joint + second
+
+
+def shortened(name: str, length: int) -> str:
+    """``name`` in at most ``length`` characters, an ellipsis for what is left out."""
+    return name if len(name) <= length else name[: length - 1].rstrip() + "…"
 
 
 def table_match(tournament: Tournament, round_row: Round, table: RoundTable) -> Match:
