@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from anotador import rules
-from anotador.tournaments.operations.service import side_name
+from anotador.tournaments.operations.table_matches import side_name
 
 LONG = "María Josefina Bellandi de la Torre y Montefeltro"  # 49 characters
 

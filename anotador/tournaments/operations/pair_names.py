@@ -30,7 +30,7 @@ from anotador.tournaments.operations.service import Refused
 from anotador.tournaments.operations.service import check_players
 from anotador.tournaments.operations.service import lock
 from anotador.tournaments.operations.service import record
-from anotador.tournaments.operations.service import side_of
+from anotador.tournaments.operations.table_matches import side_of
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.store.models import TournamentPair
 

@@ -21,10 +21,10 @@ from anotador.tournaments.operations.service import current_round
 from anotador.tournaments.operations.service import lock
 from anotador.tournaments.operations.service import not_finished
 from anotador.tournaments.operations.service import record
-from anotador.tournaments.operations.service import table_match
 from anotador.tournaments.operations.service import table_result
 from anotador.tournaments.operations.service import table_state
 from anotador.tournaments.operations.service import tournament_document
+from anotador.tournaments.operations.table_matches import table_match
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
