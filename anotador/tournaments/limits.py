@@ -53,3 +53,9 @@ def mended_name(value: str) -> str:
 
 #: The most characters a reason in the change log holds (a director's correction, a reopening).
 MAX_REASON = 200
+
+#: A round's clock (``operations.clock``): the minutes the director starts it with, and the
+#: minutes one tap adds; a round without a clock of its own before starts with the default.
+CLOCK_MINUTES = (1, 240)
+ADDED_MINUTES = (1, 60)
+DEFAULT_CLOCK_MINUTES = 45

@@ -212,6 +212,7 @@ def close_round(round_row: Round, account_id: int) -> None:
         raise Refused("tables_playing")
     confirmations.confirm_on_close(round_row, account_id)
     round_row.status = "closed"
+    round_row.clock_ends_at = None  # its clock ends with it (a round reopened has none)
     record(round_row.tournament, account_id, "round_closed", round=round_row.number)
     db.session.commit()
 
