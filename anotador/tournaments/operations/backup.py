@@ -2,13 +2,14 @@
 and read before any match is stored.
 
 A line holds the tournament's rows (set-up, status, pairs, rounds with their clocks and
-their tables, the director's changes, whether a spectator link was on) with each table's match given as its
-place among the backup's match lines (0 for the first match line). :func:`tournament_lines`
-writes them; :class:`Section` reads them, checks them all before the restore stores anything
-(a bad section stores nothing at all), learns which restored match each table points to
-while the matches are stored, then stores every tournament in one transaction. A link is
-never restored: a tournament that was shared gets a new spectator link, and each table's
-match a new table link (links are secrets of the server that made them).
+their tables, the director's changes, whether a spectator link was on) with each table's
+match given as its place among the backup's match lines (0 for the first match line).
+:func:`tournament_lines` writes them; :class:`Section` reads them, checks them all before the
+restore stores anything (a bad section stores nothing at all), learns which restored match
+each table points to while the matches are stored, then stores every tournament in one
+transaction. A link is never restored: a tournament that was shared gets a new spectator
+link, and each table's match a new table link (links are secrets of the server that made
+them).
 """
 
 from __future__ import annotations
