@@ -10,6 +10,7 @@ answered, without a reload."""
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from typing import Any
 
@@ -327,3 +328,65 @@ def test_a_phone_learns_by_itself_that_its_call_was_answered(app: Flask, client:
     shown = page(phone, f"/partidas/{matches[2]}")
     assert "The director has been called" in shown
     assert "is coming to the table" not in shown
+
+
+def test_the_backup_carries_each_rounds_clock_and_checks_it(app: Flask, client: FlaskClient):
+    from stored import create_account
+    from stored import signed_in
+    from test_backup import upload
+    from test_tournament_backup import club_night
+
+    tournament_id = club_night(app, client)
+    assert client.post(f"/torneos/{tournament_id}/rondas/2/reloj", data={"minutes": "40"})
+    kept = clock_row(app, tournament_id, 2)
+    assert kept[0] == 40
+    dump = client.get("/historial/copia.jsonl").data
+    create_account(app, "Otra")
+    other = signed_in(app, "Otra")
+    assert upload(other, dump).status_code == 200
+    with app.app_context():
+        restored_id = db.session.scalars(
+            sa.select(Tournament.id).where(Tournament.id != tournament_id)
+        ).one()
+    assert clock_row(app, restored_id, 2) == kept
+    assert clock_row(app, restored_id, 1) == (None, None)
+    shown = page(other, f"/torneos/{restored_id}/tablero")
+    assert ends_shown(shown) == int(kept[1].timestamp()) * 1000
+
+    # A bad clock in a line is said by its path, and nothing is stored.
+    lines = dump.decode().splitlines(keepends=True)
+    section = json.loads(lines[1])
+    assert section["round_rows"][1]["clock"] == {
+        "minutes": 40,
+        "ends_at": kept[1].isoformat(timespec="seconds"),
+    }
+    create_account(app, "Tercera")
+    third = signed_in(app, "Tercera")
+    for bad, path in (
+        ({"minutes": 0, "ends_at": None}, "round_rows 2 › clock › minutes:"),
+        ({"minutes": "40", "ends_at": None}, "round_rows 2 › clock › minutes:"),
+        ({"minutes": 40, "ends_at": "ayer"}, "round_rows 2 › clock › ends_at:"),
+        (
+            {"minutes": 40, "ends_at": "9999-12-31T23:59:59-12:00"},
+            "round_rows 2 › clock › ends_at:",
+        ),
+        ({"minutes": 40}, "round_rows 2 › clock:"),
+        ({"minutes": 40, "ends_at": None, "paused": True}, "round_rows 2 › clock › paused:"),
+        ([40], "round_rows 2 › clock:"),
+    ):
+        section["round_rows"][1]["clock"] = bad
+        broken = "".join([lines[0], json.dumps(section) + "\n", *lines[2:]]).encode()
+        answer = upload(third, broken, name="copia.jsonl")
+        assert answer.status_code == 422, bad
+        assert path in answer.get_data(as_text=True), bad
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 2
+    # A backup made before clocks (no key) still restores, without clocks.
+    for round_line in section["round_rows"]:
+        round_line.pop("clock")
+    older = "".join([lines[0], json.dumps(section) + "\n", *lines[2:]]).encode()
+    assert upload(third, older).status_code == 200
+    with app.app_context():
+        newest = db.session.scalars(sa.select(Tournament.id).order_by(Tournament.id.desc())).first()
+    assert newest is not None
+    assert clock_row(app, newest, 2) == (None, None)
