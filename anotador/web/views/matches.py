@@ -247,7 +247,7 @@ def show(match_id: int) -> str:
         calls=can_score and table is not None and table.playing,
         version=state.version,
         next_seats=next_seats_shown(state.sharing, granted, table_id) if table_id else [],
-        clock=table_clock(table_id) if table is not None else None,
+        clock=table_clock(table_id) if table_id is not None and table is not None else None,
     )
 
 
