@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import pytest
 from conftest import ARTIFACTS
-from conftest import owner_cookies
 from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 from test_live_round import POLL
+from test_live_round import laptop
 from test_live_round import night
 
 from anotador.storage.database import db
@@ -55,12 +55,7 @@ def test_the_clock_counts_down_on_the_board_and_a_phone_and_runs_out(
     browser: Browser, live_server: object, phones: Callable[..., Page]
 ) -> None:
     tournament_id, tables = night(live_server)
-    context = browser.new_context(
-        viewport={"width": 1366, "height": 768},
-        locale="it-IT",
-        storage_state=owner_cookies(live_server),  # type: ignore[arg-type]
-        base_url=live_server.url,  # type: ignore[attr-defined]
-    )
+    context = laptop(browser, live_server)
     errors: list[str] = []
     try:
         director = context.new_page()
@@ -125,12 +120,7 @@ def test_a_phone_sees_its_call_answered_without_a_reload(
     browser: Browser, live_server: object, phones: Callable[..., Page]
 ) -> None:
     tournament_id, tables = night(live_server)
-    context = browser.new_context(
-        viewport={"width": 1366, "height": 768},
-        locale="it-IT",
-        storage_state=owner_cookies(live_server),  # type: ignore[arg-type]
-        base_url=live_server.url,  # type: ignore[attr-defined]
-    )
+    context = laptop(browser, live_server)
     try:
         phone = phones()
         phone.goto(f"/enlace/{tables[1][1]}")

@@ -21,9 +21,8 @@ from anotador.storage.models import utc_now
 from anotador.tournaments.limits import DEFAULT_CLOCK_MINUTES
 from anotador.tournaments.operations.confirmations import aware
 from anotador.tournaments.operations.phones import tell_round
+from anotador.tournaments.operations.rounds import being_played
 from anotador.tournaments.operations.service import Refused
-from anotador.tournaments.operations.service import lock
-from anotador.tournaments.operations.service import not_finished
 from anotador.tournaments.operations.service import record
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
@@ -50,7 +49,7 @@ class Clock:
 def clock_of(round_row: Round) -> Clock | None:
     """The clock of a round being played (of a tournament not finished), if it runs."""
     ends_at = aware(round_row.clock_ends_at)
-    if ends_at is None or round_row.clock_minutes is None or not being_played(round_row):
+    if ends_at is None or round_row.clock_minutes is None or not in_play(round_row):
         return None
     return Clock(round_row.clock_minutes, ends_at)
 
@@ -61,7 +60,8 @@ def table_clock(table_id: int) -> Clock | None:
     return None if table is None or table.is_bye else clock_of(table.round)
 
 
-def being_played(round_row: Round) -> bool:
+def in_play(round_row: Round) -> bool:
+    """Whether a round's clock may run: the round being played, the tournament not finished."""
     return round_row.status == "playing" and round_row.tournament.status != "finished"
 
 
@@ -70,16 +70,6 @@ def default_minutes(tournament: Tournament) -> int:
     else :data:`DEFAULT_CLOCK_MINUTES`."""
     started = [r.clock_minutes for r in tournament.round_rows if r.clock_minutes is not None]
     return started[-1] if started else DEFAULT_CLOCK_MINUTES
-
-
-def changing(round_row: Round) -> None:
-    """Begin a change of the round's clock: refused unless the round is being played."""
-    lock(round_row.tournament)
-    not_finished(round_row.tournament)
-    if round_row.status == "closed":
-        raise Refused("round_closed")
-    if round_row.status != "playing":
-        raise Refused("round_not_playing")
 
 
 def whole_seconds(now: datetime.datetime | None) -> datetime.datetime:
@@ -91,7 +81,7 @@ def start(
 ) -> None:
     """Start the round's clock: it runs out ``minutes`` after ``now``. Running already, with
     these minutes: nothing (a double tap); with others: refused (add minutes, or stop it)."""
-    changing(round_row)
+    being_played(round_row)
     if round_row.clock_ends_at is not None:
         if round_row.clock_minutes == minutes:
             db.session.rollback()  # the lock's end
@@ -117,7 +107,7 @@ def add(
     (the tables play on that long from the moment the director gives them). ``seen``: the
     end the director's page showed (:attr:`Clock.seen`); another end is a second tap or
     another tab's change, and nothing is added."""
-    changing(round_row)
+    being_played(round_row)
     clock = clock_of(round_row)
     if clock is None:
         raise Refused("no_clock")
@@ -134,7 +124,7 @@ def add(
 
 def stop(round_row: Round, account_id: int) -> None:
     """Stop the round's clock (its pages no longer show it); not running: nothing."""
-    changing(round_row)
+    being_played(round_row)
     if round_row.clock_ends_at is None:
         db.session.rollback()  # the lock's end
         return
