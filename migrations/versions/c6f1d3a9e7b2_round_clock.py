@@ -6,7 +6,7 @@ The director starts a round's clock (``docs/tournaments.md``, "The round clock")
 the director marked the table's last call answered, so that its phones say the director is
 coming.
 
-Revision ID: b8d0f2a4c6e9
+Revision ID: c6f1d3a9e7b2
 Revises: f4c6e8a0b2d4
 Create Date: 2026-12-07 12:30:00.000000
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "b8d0f2a4c6e9"
+revision = "c6f1d3a9e7b2"
 down_revision = "f4c6e8a0b2d4"
 branch_labels = None
 depends_on = None
