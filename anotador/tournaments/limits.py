@@ -91,3 +91,9 @@ def read_membership(value: str) -> str | None:
 
 #: The most characters a reason in the change log holds (a director's correction, a reopening).
 MAX_REASON = 200
+
+#: A round's clock (``operations.clock``): the minutes the director starts it with, and the
+#: minutes one tap adds; a round without a clock of its own before starts with the default.
+CLOCK_MINUTES = (1, 240)
+ADDED_MINUTES = (1, 60)
+DEFAULT_CLOCK_MINUTES = 45

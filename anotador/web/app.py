@@ -18,6 +18,7 @@ from anotador.storage import database
 from anotador.storage import models  # noqa: F401 - registers the tables with SQLAlchemy
 from anotador.tournaments.operations import tables as tournament_tables
 from anotador.tournaments.store import models as tournament_models  # noqa: F401 - its tables
+from anotador.tournaments.web import clock as tournament_clock
 from anotador.tournaments.web import views as tournaments
 from anotador.web import access
 from anotador.web import assets
@@ -90,6 +91,7 @@ def create_app(
             offline.offline_hand,
             flashes.page_flashes,
             *ratings.TEMPLATE_GLOBALS,
+            *tournament_clock.TEMPLATE_GLOBALS,
         ),
         more_context=(offline.offline_words,),
     )

@@ -11,6 +11,7 @@ import pytest
 from conftest import ARTIFACTS
 from conftest import owner_cookies
 from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
@@ -58,16 +59,21 @@ def save_hand(live_server: object, match_id: int) -> None:
         db.session.remove()
 
 
-def test_the_round_page_follows_the_tables_without_a_reload(
-    browser: Browser, live_server: object, phones: Callable[..., Page]
-) -> None:
-    tournament_id, tables = night(live_server)
-    context = browser.new_context(
+def laptop(browser: Browser, live_server: object) -> BrowserContext:
+    """The director's laptop: 1366×768, in Italian, signed in as the owner."""
+    return browser.new_context(
         viewport={"width": 1366, "height": 768},
         locale="it-IT",
         storage_state=owner_cookies(live_server),  # type: ignore[arg-type]
         base_url=live_server.url,  # type: ignore[attr-defined]
     )
+
+
+def test_the_round_page_follows_the_tables_without_a_reload(
+    browser: Browser, live_server: object, phones: Callable[..., Page]
+) -> None:
+    tournament_id, tables = night(live_server)
+    context = laptop(browser, live_server)
     director = context.new_page()
     errors: list[str] = []
     director.on("pageerror", lambda error: errors.append(str(error)))

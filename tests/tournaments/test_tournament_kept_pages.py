@@ -33,11 +33,15 @@ from anotador.tournaments.operations import service
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 
+#: The server's time in a page's frame (``clock_now``), new with every request.
+SERVER_NOW = re.compile(r' data-server-now="\d+"')
+
 
 def text_of(client: FlaskClient, path: str) -> str:
+    """The page at ``path``, but for the server's time its frame gives the round clock."""
     answer = client.get(path, headers=ENGLISH)
     assert answer.status_code == 200, path
-    return html.unescape(answer.get_data(as_text=True))
+    return SERVER_NOW.sub("", html.unescape(answer.get_data(as_text=True)))
 
 
 def test_a_table_that_finishes_shows_at_once_on_the_kept_pages(app: Flask, client: FlaskClient):

@@ -100,6 +100,7 @@ EXPECTED = {
     "static": "AAAAAA",
     # The director's (the owner's); by a tournament's spectator link, not a match's.
     "tournaments.add_pair": "SNNSSA",
+    "tournaments.add_to_clock": "SNNSSA",
     "tournaments.answer_call": "SNNSSA",
     "tournaments.board": "SNNSSA",
     "tournaments.board_shared": "NNNNNN",
@@ -138,7 +139,9 @@ EXPECTED = {
     "tournaments.standings_pdf_shared": "NNNNNN",
     "tournaments.standings_json_shared": "NNNNNN",
     "tournaments.standings_shared": "NNNNNN",
+    "tournaments.start_clock": "SNNSSA",
     "tournaments.start_round": "SNNSSA",
+    "tournaments.stop_clock": "SNNSSA",
     "tournaments.swap": "SNNSSA",
     "tournaments.table_cards": "SNNSSA",
     "tournaments.tournament_file": "SNNSSA",

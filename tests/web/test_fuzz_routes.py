@@ -84,6 +84,7 @@ from anotador.storage.models import Group
 from anotador.storage.models import Match
 from anotador.storage.models import Player
 from anotador.storage.models import User
+from anotador.tournaments.operations import clock as tournament_clock
 from anotador.tournaments.operations import live as tournament_live
 from anotador.tournaments.operations import rounds as tournament_rounds
 from anotador.tournaments.operations import service as tournament_service
@@ -340,7 +341,8 @@ def seed_tournament(owner_id: int) -> None:
     and a bye; with a spectator link), drawn (swaps, start), closed (the next draw, finish,
     reopening the round), finished (reopening it) and a table whose match ended, awaiting its
     pairs' confirmation (the phone's and the director's); a table of the round being played
-    calls the director."""
+    calls the director, and its round's clock runs (the awaiting table's round has none: its
+    page offers to start one)."""
     # The awaiting table's match first: the harvest opens the first matches' pages.
     setup = SetUp("Sabato", datetime.date(2026, 12, 3), "uruguaya", {}, 1, "wdl", "danese", 3)
     awaiting = tournament_service.create_tournament(owner_id, setup)
@@ -365,6 +367,8 @@ def seed_tournament(owner_id: int) -> None:
     tournament_service.set_spectator_link(playing, owner_id, True)
     # A table calling the director: its round page offers to mark the call answered.
     tournament_live.call(next(table for table in first.tables if not table.is_bye))
+    # Its clock running: its round page offers to add minutes and to stop it.
+    tournament_clock.start(first, owner_id, 45)
     for _tournament, last in played:
         tournament_rounds.start_round(last, owner_id)
         for table in last.tables:

@@ -1,14 +1,15 @@
 """A tournament in the account's backup: one line per tournament, written before the matches
 and read before any match is stored.
 
-A line holds the tournament's rows (set-up, status, pairs, rounds and their tables, the
-director's changes, whether a spectator link was on) with each table's match given as its
-place among the backup's match lines (0 for the first match line). :func:`tournament_lines`
-writes them; :class:`Section` reads them, checks them all before the restore stores anything
-(a bad section stores nothing at all), learns which restored match each table points to
-while the matches are stored, then stores every tournament in one transaction. A link is
-never restored: a tournament that was shared gets a new spectator link, and each table's
-match a new table link (links are secrets of the server that made them).
+A line holds the tournament's rows (set-up, status, pairs, rounds with their clocks and
+their tables, the director's changes, whether a spectator link was on) with each table's
+match given as its place among the backup's match lines (0 for the first match line).
+:func:`tournament_lines` writes them; :class:`Section` reads them, checks them all before the
+restore stores anything (a bad section stores nothing at all), learns which restored match
+each table points to while the matches are stored, then stores every tournament in one
+transaction. A link is never restored: a tournament that was shared gets a new spectator
+link, and each table's match a new table link (links are secrets of the server that made
+them).
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def section_line(tournament: Tournament, places: dict[int, int]) -> dict[str, An
             {
                 "number": round_row.number,
                 "status": round_row.status,
+                "clock": clock_line(round_row),
                 "tables": [
                     {
                         "number": table.number,
@@ -125,6 +127,17 @@ def section_line(tournament: Tournament, places: dict[int, int]) -> dict[str, An
             }
             for change in db.session.scalars(changes.order_by(TournamentChange.id))
         ],
+    }
+
+
+def clock_line(round_row: Round) -> dict[str, Any] | None:
+    """A round's clock in its line: null when it never had one."""
+    if round_row.clock_minutes is None:
+        return None
+    ends_at = round_row.clock_ends_at
+    return {
+        "minutes": round_row.clock_minutes,
+        "ends_at": None if ends_at is None else utc_text(ends_at),
     }
 
 
@@ -263,7 +276,16 @@ def store_line(line: dict[str, Any], owner_id: int, placed: dict[int, int]) -> l
     pair_ids = {pair.position: pair.id for pair in tournament.pairs}
     finished = []
     for entry in line["round_rows"]:
-        round_row = Round(number=entry["number"], status=entry["status"])
+        clock = entry.get("clock") or {}
+        ends_at = clock.get("ends_at")
+        round_row = Round(
+            number=entry["number"],
+            status=entry["status"],
+            clock_minutes=clock.get("minutes"),
+            clock_ends_at=None
+            if ends_at is None
+            else utc(datetime.datetime.fromisoformat(ends_at)),
+        )
         tournament.round_rows.append(round_row)
         for table in entry["tables"]:
             mp = table["mp"] or [None, None]

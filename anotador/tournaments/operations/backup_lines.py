@@ -14,6 +14,7 @@ from anotador.rules.problems import Problem
 from anotador.rules.reading import Reader
 from anotador.tournaments import check_tournament
 from anotador.tournaments.document import SET_UP
+from anotador.tournaments.limits import CLOCK_MINUTES
 from anotador.tournaments.limits import MAX_PAIRS
 from anotador.tournaments.limits import MAX_ROUNDS
 from anotador.tournaments.limits import MAX_SIZE as MAX_MP
@@ -25,12 +26,21 @@ from anotador.tournaments.store.models import TOURNAMENT_STATUSES
 LINE_KEYS = (*SET_UP, "format", "status", "shared", "created_at", "pairs", "round_rows", "changes")
 PAIR_KEYS = ("players", "club", "withdrawn", "joined_round")
 ROUND_KEYS = ("number", "status", "tables")
+#: A round's clock (``operations.clock``), optional (a backup made before clocks has none):
+#: null, or the minutes it was last started with and when it runs out (null: not running).
+CLOCK_KEY = "clock"
+CLOCK_KEYS = ("minutes", "ends_at")
 TABLE_KEYS = ("number", "ns", "ew", "match", "mp")
 CHANGE_KEYS = ("at", "director", "change", "details")
 #: A key of the tournament file's results → the line's own (a bye is its NS pair's row).
 LINE_KEYS_OF_FILE = {"round": "number", "table": "number", "bye": "ns"}
 #: The keys of a change's details the pages read, and the whole numbers they hold.
-DETAIL_NUMBERS = {"round": MAX_ROUNDS, "table": MAX_TABLE, "pair": MAX_PAIRS}
+DETAIL_NUMBERS = {
+    "round": MAX_ROUNDS,
+    "table": MAX_TABLE,
+    "pair": MAX_PAIRS,
+    "minutes": CLOCK_MINUTES[1],
+}
 
 
 def line_problems(value: dict[str, Any]) -> list[Problem]:
@@ -123,9 +133,13 @@ def read_list(reader: Reader, value: object, path: str, maximum: int | None) -> 
 
 
 def read_moment(reader: Reader, value: object, path: str) -> None:
+    """A moment in ISO 8601 that the restore can turn to UTC (``backup.utc``): not at the
+    calendar's very edge, where another offset falls outside it."""
     try:
-        datetime.datetime.fromisoformat(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        moment = datetime.datetime.fromisoformat(value)  # type: ignore[arg-type]
+        if moment.tzinfo is not None:
+            moment.astimezone(datetime.UTC)
+    except (TypeError, ValueError, OverflowError):
         reader.error(path, "invalid_date")
 
 
@@ -150,14 +164,27 @@ def read_details(reader: Reader, value: object, path: str) -> None:
 def read_round(reader: Reader, value: object, number: int, pairs: int) -> None:
     """Round ``number`` (they go 1, 2, 3...) and its tables."""
     path = f"$.round_rows[{number - 1}]"
-    entry = reader.mapping(value, path, ROUND_KEYS)
+    entry = reader.mapping(value, path, (*ROUND_KEYS, CLOCK_KEY))
     if entry is None or not all(key in entry for key in ROUND_KEYS):
         reader.error(path, "required")
         return
     reader.integer(entry["number"], f"{path}.number", number, number)
     reader.choice(entry["status"], f"{path}.status", ROUND_STATUSES)
+    if entry.get(CLOCK_KEY) is not None:
+        read_clock(reader, entry[CLOCK_KEY], f"{path}.{CLOCK_KEY}")
     for index, table in enumerate(read_list(reader, entry["tables"], f"{path}.tables", MAX_TABLE)):
         read_table(reader, table, f"{path}.tables[{index}]", pairs)
+
+
+def read_clock(reader: Reader, value: object, path: str) -> None:
+    """A round's clock: the minutes within the start form's bounds, the end a moment or null."""
+    clock = reader.mapping(value, path, CLOCK_KEYS)
+    if clock is None or not all(key in clock for key in CLOCK_KEYS):
+        reader.error(path, "required")
+        return
+    reader.integer(clock["minutes"], f"{path}.minutes", *CLOCK_MINUTES)
+    if clock["ends_at"] is not None:
+        read_moment(reader, clock["ends_at"], f"{path}.ends_at")
 
 
 def read_table(reader: Reader, value: object, path: str, pairs: int) -> None:

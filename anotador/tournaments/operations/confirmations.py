@@ -88,6 +88,8 @@ class TableResult:
     called_at: datetime.datetime | None = None
     #: Whether its round is being played (its phones may call the director).
     playing: bool = False
+    #: When the director marked its last call answered (None: not since it last called).
+    answered_at: datetime.datetime | None = None
 
 
 def table_result_of(table_id: int) -> TableResult | None:
@@ -111,6 +113,7 @@ def table_result_of(table_id: int) -> TableResult | None:
         hands_per_round=table.round.tournament.hands_per_round,
         called_at=aware(table.called_at),
         playing=table.round.status == "playing" and table.round.tournament.status != "finished",
+        answered_at=aware(table.answered_at),
     )
 
 

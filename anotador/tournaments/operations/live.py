@@ -10,7 +10,9 @@ A table is **late** while its round is being played and its match has not ended 
 
 A table's phone **calls the director** (:func:`call`): the call stays open, one per table
 however often it is tapped, until the director marks it answered (:func:`answer`). Both are
-in the tournament's change log, and bump its version: the round page shows them at once.
+in the tournament's change log, and bump its version: the round page shows them at once. The
+answer also tells the table's phones (:mod:`.phones`): they say the director is coming
+without a reload.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from anotador.storage.database import db
 from anotador.storage.models import utc_now
 from anotador.tournaments.operations.confirmations import aware
 from anotador.tournaments.operations.confirmations import progress
+from anotador.tournaments.operations.phones import tell_table
 from anotador.tournaments.operations.service import Refused
 from anotador.tournaments.operations.service import lock
 from anotador.tournaments.operations.service import not_finished
@@ -104,6 +107,7 @@ def call(table: RoundTable) -> None:
         db.session.rollback()  # the lock's end
         return  # a second tap, the other phone: called already
     table.called_at = utc_now()
+    table.answered_at = None
     record(
         table.round.tournament,
         None,
@@ -121,6 +125,7 @@ def answer(table: RoundTable, account_id: int) -> None:
         db.session.rollback()  # the lock's end
         return
     table.called_at = None
+    table.answered_at = utc_now()
     record(
         table.round.tournament,
         account_id,
@@ -128,4 +133,5 @@ def answer(table: RoundTable, account_id: int) -> None:
         round=table.round.number,
         table=table.number,
     )
+    tell_table(table)
     db.session.commit()

@@ -199,19 +199,26 @@ def unfinished(tables: Iterable[RoundTable]) -> list[RoundTable]:
     return [table for table in tables if table_state(table) not in ("finished", "bye")]
 
 
-def close_round(round_row: Round, account_id: int) -> None:
-    """Close a round whose every table has finished (its results are then final): the
-    tables still awaiting their pairs' confirmation are confirmed by the director."""
+def being_played(round_row: Round) -> None:
+    """Begin a change of a round being played (the tournament's lock first): refused once it
+    is closed or the tournament finished, or before it starts."""
     lock(round_row.tournament)
     not_finished(round_row.tournament)
     if round_row.status == "closed":
         raise Refused("round_closed")
     if round_row.status != "playing":
         raise Refused("round_not_playing")
+
+
+def close_round(round_row: Round, account_id: int) -> None:
+    """Close a round whose every table has finished (its results are then final): the
+    tables still awaiting their pairs' confirmation are confirmed by the director."""
+    being_played(round_row)
     if unfinished(round_row.tables):
         raise Refused("tables_playing")
     confirmations.confirm_on_close(round_row, account_id)
     round_row.status = "closed"
+    round_row.clock_ends_at = None  # its clock ends with it (a round reopened has none)
     record(round_row.tournament, account_id, "round_closed", round=round_row.number)
     db.session.commit()
 

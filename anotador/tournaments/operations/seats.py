@@ -2,9 +2,8 @@
 (:func:`seating_of`), and each pair's own seat in it (:func:`seat_of_pair`), which a pair's
 page and the table phones of the round before tell it ("Round 2: table 5, NS, against …",
 or that it rests). A round drawn or changed before it starts, and a round started (its
-tables' links made), tell the phones of the round before: their matches' versions are
-bumped (:func:`tell_round_before`), so the phones following them reload and their live poll
-stays one statement on the match's row."""
+tables' links made), tell the phones of the round before (:func:`tell_round_before`, by
+:mod:`.phones`)."""
 
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ import sqlalchemy as sa
 
 from anotador.storage.database import db
 from anotador.storage.models import Match
+from anotador.tournaments.operations.phones import tell_round
 from anotador.tournaments.operations.service import current_round
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
@@ -114,27 +114,13 @@ def next_seats_of(table_id: int) -> list[dict[str, Any]]:
     return [] if table is None else next_seats(table)
 
 
-#: Bumps the versions of the matches of a round's tables (the round before the one drawn).
-BUMP_ROUND = (
-    sa.update(Match.__table__)
-    .where(
-        Match.__table__.c.id.in_(
-            sa.select(RoundTable.match_id).where(
-                RoundTable.round_id == sa.bindparam("round_id"), RoundTable.match_id.is_not(None)
-            )
-        )
-    )
-    .values(version=Match.__table__.c.version + 1)
-)
-
-
 def tell_round_before(tournament: Tournament, number: int) -> None:
     """The seating of round ``number`` changed (drawn, pairs swapped or seated, started):
     the phones of round ``number - 1``'s tables reload and show their pairs' next seats (in
     the caller's transaction)."""
     before = next((r for r in tournament.round_rows if r.number == number - 1), None)
     if before is not None:
-        db.session.execute(BUMP_ROUND, {"round_id": before.id})
+        tell_round(before.id)
 
 
 def nights_of(table_id: int) -> tuple[str | None, list[TournamentPair]]:

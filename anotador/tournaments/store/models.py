@@ -138,6 +138,11 @@ class Round(Model):
     tournament_id: Mapped[int] = mapped_column(sa.ForeignKey("tournament.id", ondelete="CASCADE"))
     number: Mapped[int]
     status: Mapped[str] = mapped_column(sa.String(12), default="drawn")
+    # The round's clock (``operations.clock``): the minutes the director last started it with
+    # (None: never) and when it runs out (minutes added move it; None: not running, never
+    # started or stopped).
+    clock_minutes: Mapped[int | None]
+    clock_ends_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
     tournament: Mapped[Tournament] = relationship(back_populates="round_rows")
     tables: Mapped[list[RoundTable]] = relationship(
@@ -186,6 +191,9 @@ class RoundTable(Model):
     # When the table's phone called the director and the call is still open; None: no call
     # (``operations.live``). One column: repeated taps never make a second call.
     called_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    # When the director marked its last call answered (the phones say the director is coming);
+    # None: never, or called again since.
+    answered_at: Mapped[datetime.datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
     round: Mapped[Round] = relationship(back_populates="tables")
     # The pairs are the tournament's, already loaded: found by id without a statement.

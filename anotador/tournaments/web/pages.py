@@ -25,6 +25,7 @@ from anotador.tournaments.operations import confirmations
 from anotador.tournaments.operations import draws
 from anotador.tournaments.operations import live
 from anotador.tournaments.operations import service
+from anotador.tournaments.operations.clock import clock_of
 from anotador.tournaments.operations.seats import labels_of
 from anotador.tournaments.operations.seats import seating_of
 from anotador.tournaments.store.models import Round
@@ -268,10 +269,12 @@ def register(bp: Blueprint, owned: Owned) -> None:
         def content() -> str:
             tournament = whole(state)
             computed = computed_of(tournament)
+            latest = service.current_round(tournament)
             return render(
                 "tournaments/_board.html",
                 tournament=tournament,
-                latest=service.current_round(tournament),
+                latest=latest,
+                clock=clock_of(latest) if latest is not None else None,
                 seating=seating_of(tournament),
                 rows=standings_rows(computed, tournament),
                 pair_urls=None,

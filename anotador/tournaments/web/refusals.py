@@ -53,6 +53,12 @@ REFUSALS = {
     "result_changed": _l(
         "The table's result changed meanwhile (a hand was corrected?): check it and confirm again."
     ),
+    "clock_running": _l("The round's clock is already running: add minutes, or stop it first."),
+    "no_clock": _l("The round's clock is not running: start it first."),
+    "clock_changed": _l(
+        "The round's clock had changed meanwhile (a second tap, another tab?): nothing was "
+        "added. Look at its end before adding more."
+    ),
 }
 
 

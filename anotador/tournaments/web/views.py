@@ -27,11 +27,14 @@ from markupsafe import Markup
 from anotador.storage.database import db
 from anotador.tournaments.operations import rounds
 from anotador.tournaments.operations import service
+from anotador.tournaments.operations.clock import clock_of
+from anotador.tournaments.operations.clock import default_minutes
 from anotador.tournaments.store.models import Round
 from anotador.tournaments.store.models import RoundTable
 from anotador.tournaments.store.models import Tournament
 from anotador.tournaments.web import asking
 from anotador.tournaments.web import cards
+from anotador.tournaments.web import clock
 from anotador.tournaments.web import confirmations
 from anotador.tournaments.web import corrections
 from anotador.tournaments.web import live
@@ -194,13 +197,15 @@ def draw(tournament_id: int) -> Any:
 
 
 def round_content(tournament: Tournament, round_row: Round, csrf: str, **form: Any) -> str:
-    """The live view of a round: its tables and what the director can do with them
+    """The live view of a round: its clock, its tables and what the director can do with them
     (``form``: a result written by hand that was refused, its table and its problems)."""
     return render(
         "tournaments/_round_page.html",
         tournament=tournament,
         round=round_row,
         tables=pages.table_rows(round_row),
+        clock=clock_of(round_row),
+        clock_minutes=default_minutes(tournament),
         result_form=form.pop("result_form", None) or ResultForm(formdata=None),
         csrf=csrf,
         **form,
@@ -355,3 +360,4 @@ nights.register(bp)
 corrections.register(bp, owned, round_of, change)
 confirmations.register(bp, owned_table)
 live.register(bp, owned_table, round_of, round_content)
+clock.register(bp, owned, round_of)

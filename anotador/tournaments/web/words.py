@@ -83,6 +83,9 @@ CHANGE_LABELS = {
     "table_confirmed": _l("Table result confirmed"),
     "director_called": _l("A table called the director"),
     "call_answered": _l("Call answered"),
+    "clock_started": _l("Round clock started"),
+    "clock_extended": _l("Minutes added to the round clock"),
+    "clock_stopped": _l("Round clock stopped"),
     "link_made": _l("Spectator link made"),
     "link_revoked": _l("Spectator link revoked"),
 }

@@ -32,6 +32,7 @@ from anotador.rules.variant import LAYOUTS
 from anotador.statistics import charts
 from anotador.storage.caching import caches
 from anotador.storage.caching import match_key
+from anotador.tournaments.operations.clock import table_clock
 from anotador.tournaments.operations.confirmations import table_of
 from anotador.tournaments.operations.confirmations import table_result_of
 from anotador.tournaments.operations.seats import next_seats_of
@@ -248,6 +249,7 @@ def show(match_id: int) -> str:
         version=state.version,
         next_seats=next_seats_shown(state.sharing, granted, table_id) if table_id else [],
         nights=nights_shown(state.sharing, granted, table_id) if table_id else [],
+        clock=table_clock(table_id) if table_id is not None and table is not None else None,
     )
 
 
