@@ -35,7 +35,7 @@ def test_the_director_corrects_a_partner_at_a_phones_width(
 
     page.goto(f"/torneos/{tournament_id}/parejas/{pair_id}")
     page.get_by_text("Corregir los nombres").tap()
-    page.get_by_label("Compañero").fill("Massimo Sangiorgi")
+    page.get_by_label("Compañero", exact=True).fill("Massimo Sangiorgi")
     shot("form", of=page)
     page.get_by_role("button", name="Guardar los nombres").tap()
     expect(page.locator("h1")).to_have_text("1. Giovanna Bartolomei – Massimo Sangiorgi")

@@ -209,14 +209,16 @@ GLANCES = [" ".join(player.split()[:2]) for pair in LONG_PAIRS for player in pai
 
 #: The page's width, and what it clips: every element whose text overflows a box that hides
 #: the rest (a scroller shows it), with its text. Aside: what is off the screen or takes no
-#: room (the form's default button, the visually hidden words) and the save bar's line,
-#: which shortens each name by design (the preview's table above it names them whole).
+#: room (the form's default button, the visually hidden words), the save bar's line,
+#: which shortens each name by design (the preview's table above it names them whole), and
+#: the fields, whose long value scrolls inside them as any text box's does.
 WIDTH_AND_CLIPS = """() => {
   const clipped = [];
   for (const el of document.body.querySelectorAll("*")) {
     if (!["hidden", "clip"].includes(getComputedStyle(el).overflowX)) continue;
     const box = el.getBoundingClientRect();
     if (box.width <= 1 || box.right <= 0 || el.closest("#preview-line")) continue;
+    if (el.matches("input, textarea, select")) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
       const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
       clipped.push(`${name}: ${el.textContent.trim()}`);

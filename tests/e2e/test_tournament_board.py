@@ -42,8 +42,8 @@ def set_up(page: Page, name: str, rounds: int, pairs: list[tuple[str, str]]) -> 
     page.get_by_role("button", name="Crear el torneo").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
     for first, second in pairs:
-        page.get_by_label("Jugador").fill(first)
-        page.get_by_label("Compañero").fill(second)
+        page.get_by_label("Jugador", exact=True).fill(first)
+        page.get_by_label("Compañero", exact=True).fill(second)
         page.get_by_role("button", name="Agregar la pareja").tap()
         expect(page.locator(".t-pairs")).to_contain_text(f"{first} – {second}")
 

@@ -42,8 +42,8 @@ def test_an_offline_table_phone_sees_the_match_end_after_the_rounds_hands(
     page.get_by_label("Rondas").fill("1")
     page.get_by_role("button", name="Crear el torneo").tap()
     for first, second in PAIRS:
-        page.get_by_label("Jugador").fill(first)
-        page.get_by_label("Compañero").fill(second)
+        page.get_by_label("Jugador", exact=True).fill(first)
+        page.get_by_label("Compañero", exact=True).fill(second)
         page.get_by_role("button", name="Agregar la pareja").tap()
         expect(page.locator(".t-pairs")).to_contain_text(f"{first} – {second}")
     page.get_by_role("button", name="Sortear la ronda 1").tap()
